@@ -1,0 +1,22 @@
+# Shared flags and one helper per kind of target, so that each area of the
+# tree owns a short CMakeLists.txt and new source files need no CMake edits.
+
+add_library(sluice_flags INTERFACE)
+target_compile_options(sluice_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+  -Wnon-virtual-dtor -Wimplicit-fallthrough)
+if(SLUICE_WERROR)
+  target_compile_options(sluice_flags INTERFACE -Werror)
+endif()
+if(SLUICE_SANITIZE)
+  target_compile_options(sluice_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(sluice_flags INTERFACE -fsanitize=address,undefined)
+endif()
+target_include_directories(sluice_flags INTERFACE ${PROJECT_SOURCE_DIR}/src)
+
+# sluice_library(NAME DEPS...): a static library from every .cpp in the
+# current directory.
+function(sluice_library name)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  add_library(${name} STATIC ${sources})
+  target_link_libraries(${name} PUBLIC sluice_flags ${ARGN})
+endfunction()

@@ -1,0 +1,33 @@
+// Constants: a type paired with a value. Scalars keep their 32-bit pattern
+// (floats as IEEE-754 binary32 bits, so 0.0 and -0.0 stay distinct and no
+// value is ever rounded through double); composites list their components.
+// The module interns constants, so equal constants share one ConstantId.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/ids.h"
+
+namespace sluice::ir {
+
+struct Constant {
+  TypeId type;
+  std::uint32_t bits = 0;                 // scalar value
+  std::vector<ConstantId> components;     // composite value (vector, matrix, array, struct)
+  std::optional<std::uint32_t> spec_id;   // specialization constant (its default is the value)
+
+  bool is_composite() const { return !components.empty(); }
+  float as_float() const { return std::bit_cast<float>(bits); }
+  std::int32_t as_int() const { return static_cast<std::int32_t>(bits); }
+  std::uint32_t as_uint() const { return bits; }
+  bool as_bool() const { return bits != 0; }
+
+  friend bool operator==(const Constant&, const Constant&) = default;
+};
+
+std::size_t hash_value(const Constant& c);
+
+}  // namespace sluice::ir

@@ -1,0 +1,24 @@
+// The text form of a module, in the ANGLE IR's debug format: a header,
+// sections Types / Constants / Variables / Globals / Functions, and each
+// function's block tree drawn with `|`, `+->` and `V___`. parse.h reads the
+// same text back; dump(parse(dump(m))) == dump(m).
+#pragma once
+
+#include <string>
+
+#include "ir/module.h"
+
+namespace sluice::ir {
+
+std::string dump(const Module& m);
+
+// The spelling the dump gives a variable's name: interface names get "_u"
+// in front, temporaries "t" in front and "_<id>" behind (the ANGLE convention);
+// internal names are kept.
+std::string dumped_variable_name(const Variable& v, VariableId id);
+
+// A float as the shortest text that reads back to the same bits, always
+// with a '.', an exponent, or as nan/inf: 1.0, 0.5, 1e+20, -inf, nan(0x7fc00000).
+std::string format_float(float f);
+
+}  // namespace sluice::ir

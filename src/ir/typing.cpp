@@ -1,0 +1,531 @@
+#include "ir/typing.h"
+
+#include <fmt/format.h>
+
+#include "ir/texture.h"
+
+namespace sluice::ir {
+namespace {
+
+using predefined::kBool;
+using predefined::kFloat;
+using predefined::kInt;
+using predefined::kVoid;
+
+Error fail(Opcode op, std::string msg) { return Error{fmt::format("{}: {}", name(op), msg)}; }
+
+bool is_kind(const Module& m, TypeId t, ScalarKind k) {
+  auto c = component_kind(m, t);
+  return c && *c == k && !is_matrix(m, t);
+}
+bool is_float_like(const Module& m, TypeId t) { return is_kind(m, t, ScalarKind::Float); }
+bool is_int_like(const Module& m, TypeId t) {
+  return is_kind(m, t, ScalarKind::Int) || is_kind(m, t, ScalarKind::Uint);
+}
+bool is_bool_like(const Module& m, TypeId t) { return is_kind(m, t, ScalarKind::Bool); }
+bool is_numeric_like(const Module& m, TypeId t) { return is_float_like(m, t) || is_int_like(m, t); }
+
+TypeId with_kind(Module& m, TypeId t, ScalarKind k) { return m.vector_type(k, component_count(m, t)); }
+
+// Checks that every operand is a value (not a function or literal) and that
+// all have one type; returns it.
+Result<TypeId> same_type(const Module& m, Opcode op, std::span<const Operand> ops) {
+  TypeId t;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    TypeId ti = m.type_of(ops[i]);
+    if (!ti.valid()) return fail(op, fmt::format("operand {} is not a value", i));
+    if (!t.valid()) t = ti;
+    if (ti != t)
+      return fail(op, fmt::format("operand types differ: {} and {}", describe_type(m, t), describe_type(m, ti)));
+  }
+  if (!t.valid()) return fail(op, "needs operands");
+  return t;
+}
+
+Result<TypeId> pointer_operand(const Module& m, Opcode op, Operand o) {
+  TypeId t = m.type_of(o);
+  if (!t.valid() || !is_pointer(m, t)) return fail(op, "operand 0 must be a pointer");
+  return t;
+}
+
+Result<std::uint32_t> literal(Opcode op, Operand o, std::size_t index) {
+  if (!o.is_literal()) return fail(op, fmt::format("operand {} must be a literal", index));
+  return o.value();
+}
+
+Result<TypeId> index_operand(const Module& m, Opcode op, Operand o) {
+  TypeId t = m.type_of(o);
+  if (!t.valid() || !is_scalar(m, t) || !is_int_like(m, t)) return fail(op, "index must be an int or uint scalar");
+  return t;
+}
+
+// The type reached by one step of Access*/Extract* from `aggregate`.
+Result<TypeId> element_of(Module& m, Opcode op, TypeId aggregate, std::span<const Operand> ops) {
+  const Type& a = m.type(aggregate);
+  switch (op) {
+    case Opcode::AccessVectorComponent:
+    case Opcode::ExtractVectorComponent: {
+      if (a.kind != TypeKind::Vector) return fail(op, fmt::format("{} is not a vector", describe_type(m, aggregate)));
+      auto l = literal(op, ops[1], 1);
+      if (!l) return Error{l.error()};
+      if (*l >= a.count) return fail(op, fmt::format("component {} out of range", *l));
+      return a.element;
+    }
+    case Opcode::AccessVectorComponentMulti:
+    case Opcode::ExtractVectorComponentMulti: {
+      if (a.kind != TypeKind::Vector) return fail(op, fmt::format("{} is not a vector", describe_type(m, aggregate)));
+      if (ops.size() < 3 || ops.size() > 5) return fail(op, "needs 2 to 4 components");
+      for (std::size_t i = 1; i < ops.size(); ++i) {
+        auto l = literal(op, ops[i], i);
+        if (!l) return Error{l.error()};
+        if (*l >= a.count) return fail(op, fmt::format("component {} out of range", *l));
+      }
+      return m.intern(Type::make_vector(a.element, static_cast<std::uint32_t>(ops.size() - 1)));
+    }
+    case Opcode::AccessVectorComponentDynamic:
+    case Opcode::ExtractVectorComponentDynamic: {
+      if (a.kind != TypeKind::Vector) return fail(op, fmt::format("{} is not a vector", describe_type(m, aggregate)));
+      if (auto r = index_operand(m, op, ops[1]); !r) return r;
+      return a.element;
+    }
+    case Opcode::AccessMatrixColumn:
+    case Opcode::ExtractMatrixColumn: {
+      if (a.kind != TypeKind::Matrix) return fail(op, fmt::format("{} is not a matrix", describe_type(m, aggregate)));
+      if (auto r = index_operand(m, op, ops[1]); !r) return r;
+      return a.element;
+    }
+    case Opcode::AccessStructField:
+    case Opcode::ExtractStructField: {
+      if (a.kind != TypeKind::Struct) return fail(op, fmt::format("{} is not a struct", describe_type(m, aggregate)));
+      auto l = literal(op, ops[1], 1);
+      if (!l) return Error{l.error()};
+      if (*l >= a.members.size()) return fail(op, fmt::format("field {} out of range", *l));
+      return a.members[*l].type;
+    }
+    case Opcode::AccessArrayElement:
+    case Opcode::ExtractArrayElement: {
+      if (a.kind != TypeKind::Array && !(a.kind == TypeKind::UnsizedArray && op == Opcode::AccessArrayElement))
+        return fail(op, fmt::format("{} is not an array", describe_type(m, aggregate)));
+      if (auto r = index_operand(m, op, ops[1]); !r) return r;
+      return a.element;
+    }
+    default:
+      return fail(op, "not an access opcode");
+  }
+}
+
+Result<TypeId> check_constructor(Module& m, Opcode op, std::span<const Operand> ops, TypeId result) {
+  if (!result.valid()) return fail(op, "constructor needs an explicit result type");
+  const Type& r = m.type(result);
+  auto operand_type = [&](std::size_t i) { return m.type_of(ops[i]); };
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (!operand_type(i).valid()) return fail(op, fmt::format("operand {} is not a value", i));
+  switch (op) {
+    case Opcode::ConstructScalarFromScalar:
+      if (r.kind != TypeKind::Scalar || !is_scalar(m, operand_type(0))) return fail(op, "needs scalar to scalar");
+      return result;
+    case Opcode::ConstructVectorFromScalar:
+      if (r.kind != TypeKind::Vector || operand_type(0) != r.element)
+        return fail(op, "needs a scalar of the vector's component type");
+      return result;
+    case Opcode::ConstructVectorFromVector:
+      if (r.kind != TypeKind::Vector || !is_vector(m, operand_type(0)) ||
+          component_count(m, operand_type(0)) != r.count)
+        return fail(op, "needs a vector of the same size");
+      return result;
+    case Opcode::ConstructMatrixFromScalar:
+      if (r.kind != TypeKind::Matrix || operand_type(0) != kFloat) return fail(op, "needs a float for a matrix");
+      return result;
+    case Opcode::ConstructMatrixFromMatrix:
+      if (r.kind != TypeKind::Matrix || !is_matrix(m, operand_type(0))) return fail(op, "needs a matrix");
+      return result;
+    case Opcode::ConstructVectorFromMultiple: {
+      if (r.kind != TypeKind::Vector) return fail(op, "result must be a vector");
+      std::uint32_t n = 0;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        TypeId t = operand_type(i);
+        if (!is_scalar(m, t) && !is_vector(m, t)) return fail(op, "components must be scalars or vectors");
+        if (component_kind(m, t) != component_kind(m, r.element))
+          return fail(op, fmt::format("component {} has type {}, expected {} components", i, describe_type(m, t),
+                                      describe_type(m, r.element)));
+        n += component_count(m, t);
+      }
+      if (n != r.count)
+        return fail(op, fmt::format("{} components given for {}", n, describe_type(m, result)));
+      return result;
+    }
+    case Opcode::ConstructMatrixFromMultiple: {
+      if (r.kind != TypeKind::Matrix) return fail(op, "result must be a matrix");
+      const std::uint32_t rows = m.type(r.element).count;
+      std::uint32_t n = 0;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        TypeId t = operand_type(i);
+        if (!is_float_like(m, t)) return fail(op, "components must be float scalars or vectors");
+        n += component_count(m, t);
+      }
+      if (n != rows * r.count) return fail(op, fmt::format("{} components given for {}", n, describe_type(m, result)));
+      return result;
+    }
+    case Opcode::ConstructStruct: {
+      if (r.kind != TypeKind::Struct) return fail(op, "result must be a struct");
+      if (ops.size() != r.members.size()) return fail(op, "member count mismatch");
+      for (std::size_t i = 0; i < ops.size(); ++i)
+        if (operand_type(i) != r.members[i].type) return fail(op, fmt::format("member {} type mismatch", i));
+      return result;
+    }
+    case Opcode::ConstructArray: {
+      if (r.kind != TypeKind::Array) return fail(op, "result must be an array");
+      if (ops.size() != r.count) return fail(op, "element count mismatch");
+      for (std::size_t i = 0; i < ops.size(); ++i)
+        if (operand_type(i) != r.element) return fail(op, fmt::format("element {} type mismatch", i));
+      return result;
+    }
+    case Opcode::ConstructSampledImage:
+      if (r.kind != TypeKind::SampledImage || operand_type(0) != r.element ||
+          m.type(operand_type(1)).kind != TypeKind::Sampler)
+        return fail(op, "needs an image of the result's image type and a sampler");
+      return result;
+    case Opcode::Bitcast: {
+      TypeId t = operand_type(0);
+      if (component_count(m, t) != component_count(m, result) || component_count(m, t) == 0 ||
+          is_bool_like(m, t) || is_bool_like(m, result))
+        return fail(op, "needs numeric types of the same size");
+      return result;
+    }
+    default:
+      return fail(op, "not a constructor");
+  }
+}
+
+Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> ops) {
+  auto image_of = [&](TypeId t) -> const Type* {
+    const Type& ty = m.type(t);
+    if (ty.kind == TypeKind::SampledImage) return &m.type(ty.element);
+    if (ty.kind == TypeKind::Image) return &ty;
+    return nullptr;
+  };
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (!m.type_of(ops[i]).valid()) return fail(op, fmt::format("operand {} is not a value", i));
+  const Type* image = image_of(m.type_of(ops[0]));
+  if (!image) return fail(op, "operand 0 must be an image or sampled image");
+  const ScalarKind sampled = image->image.sampled_type;
+  switch (op) {
+    case Opcode::Texture: {
+      if (ops.size() != texture_operand_count(aux))
+        return fail(op, fmt::format("{} takes {} operands", texture_opcode_name(aux), texture_operand_count(aux)));
+      if (!(aux & kTextureFetch) && m.type(m.type_of(ops[0])).kind != TypeKind::SampledImage)
+        return fail(op, "sampling needs a sampled image");
+      if ((aux & kTextureCompare) && !(aux & kTextureGather)) return kFloat;
+      return m.vector_type(sampled, 4);
+    }
+    case Opcode::TextureSize: {
+      std::uint32_t n = image->image.dim == ImageDim::Dim1D || image->image.dim == ImageDim::Buffer ? 1
+                        : image->image.dim == ImageDim::Dim3D ? 3 : 2;
+      if (image->image.arrayed) ++n;
+      return m.vector_type(ScalarKind::Int, n);
+    }
+    case Opcode::TextureQueryLod: return m.vector_type(ScalarKind::Float, 2);
+    case Opcode::TextureQueryLevels:
+    case Opcode::TextureSamples: return kInt;
+    case Opcode::ImageLoad: return m.vector_type(sampled, 4);
+    default: return fail(op, "not a texture opcode");
+  }
+}
+
+Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> ops) {
+  auto t = [&](std::size_t i) { return m.type_of(ops[i]); };
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (!ops[i].is_literal() && !ops[i].is_function() && !t(i).valid())
+      return fail(op, fmt::format("operand {} is not a value", i));
+  const OpcodeFamily family = info(op).family;
+  if (family == OpcodeFamily::Access) {
+    auto p = pointer_operand(m, op, ops[0]);
+    if (!p) return p;
+    const Type& ptr = m.type(*p);
+    auto e = element_of(m, op, ptr.element, ops);
+    if (!e) return e;
+    return m.pointer_type(*e, ptr.storage);
+  }
+  if (family == OpcodeFamily::Extract) {
+    if (is_pointer(m, t(0))) return fail(op, "operand 0 must be a value, not a pointer");
+    return element_of(m, op, t(0), ops);
+  }
+  if (family == OpcodeFamily::Texture || family == OpcodeFamily::Image) return check_texture(m, op, aux, ops);
+  switch (op) {
+    case Opcode::ArrayLength: {
+      auto p = pointer_operand(m, op, ops[0]);
+      if (!p) return p;
+      if (m.type(pointee(m, *p)).kind != TypeKind::UnsizedArray) return fail(op, "needs a pointer to an unsized array");
+      return kInt;
+    }
+    case Opcode::Call: {
+      if (!ops[0].is_function() || ops[0].value() >= m.function_count()) return fail(op, "operand 0 must be a function");
+      const Function& f = m.function(ops[0].as_function());
+      if (ops.size() - 1 != f.params.size())
+        return fail(op, fmt::format("'{}' takes {} arguments, {} given", f.name.text, f.params.size(), ops.size() - 1));
+      for (std::size_t i = 0; i < f.params.size(); ++i) {
+        TypeId param = pointee(m, m.variable(f.params[i].variable).type);
+        TypeId arg = t(i + 1);
+        if (f.params[i].direction == ParamDirection::In) {
+          if (arg != param)
+            return fail(op, fmt::format("argument {} has type {}, expected {}", i, describe_type(m, arg),
+                                        describe_type(m, param)));
+        } else if (!is_pointer(m, arg) || pointee(m, arg) != param) {
+          return fail(op, fmt::format("argument {} must be a pointer to {}", i, describe_type(m, param)));
+        }
+      }
+      return f.return_type;
+    }
+    case Opcode::Transpose: {
+      if (!is_matrix(m, t(0))) return fail(op, "needs a matrix");
+      const Type& a = m.type(t(0));
+      return m.matrix_type(m.type(a.element).count, a.count);
+    }
+    case Opcode::Determinant:
+    case Opcode::Inverse: {
+      if (!is_matrix(m, t(0)) || m.type(t(0)).count != m.type(m.type(t(0)).element).count)
+        return fail(op, "needs a square matrix");
+      return op == Opcode::Determinant ? kFloat : t(0);
+    }
+    case Opcode::VectorTimesScalar:
+      if (!is_vector(m, t(0)) || !is_float_like(m, t(0)) || t(1) != kFloat)
+        return fail(op, "needs a float vector and a float");
+      return t(0);
+    case Opcode::MatrixTimesScalar:
+      if (!is_matrix(m, t(0)) || t(1) != kFloat) return fail(op, "needs a matrix and a float");
+      return t(0);
+    case Opcode::VectorTimesMatrix: {
+      if (!is_matrix(m, t(1)) || m.type(t(1)).element != t(0))
+        return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
+      return m.vector_type(ScalarKind::Float, m.type(t(1)).count);
+    }
+    case Opcode::MatrixTimesVector: {
+      if (!is_matrix(m, t(0)) || !is_float_like(m, t(1)) || component_count(m, t(1)) != m.type(t(0)).count ||
+          !is_vector(m, t(1)))
+        return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
+      return m.type(t(0)).element;
+    }
+    case Opcode::MatrixTimesMatrix: {
+      if (!is_matrix(m, t(0)) || !is_matrix(m, t(1)) ||
+          m.type(m.type(t(1)).element).count != m.type(t(0)).count)
+        return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
+      return m.intern(Type::make_matrix(m.type(t(0)).element, m.type(t(1)).count));
+    }
+    case Opcode::OuterProduct:
+      if (!is_vector(m, t(0)) || !is_vector(m, t(1)) || !is_float_like(m, t(0)) || !is_float_like(m, t(1)))
+        return fail(op, "needs two float vectors");
+      return m.intern(Type::make_matrix(t(0), component_count(m, t(1))));
+    case Opcode::Cross:
+      if (t(0) != predefined::kVec3 || t(1) != predefined::kVec3) return fail(op, "needs two vec3");
+      return t(0);
+    case Opcode::Ldexp:
+      if (!is_float_like(m, t(0)) || !is_int_like(m, t(1)) || component_count(m, t(0)) != component_count(m, t(1)))
+        return fail(op, "needs a float and an int of the same size");
+      return t(0);
+    case Opcode::Select: {
+      if (t(1) != t(2)) return fail(op, "both choices must have one type");
+      if (t(0) != kBool && t(0) != with_kind(m, t(1), ScalarKind::Bool))
+        return fail(op, "condition must be bool or a bool vector of the choices' size");
+      return t(1);
+    }
+    case Opcode::Refract:
+      if (!is_float_like(m, t(0)) || t(0) != t(1) || t(2) != kFloat)
+        return fail(op, "needs two float vectors of one type and a float");
+      return t(0);
+    case Opcode::BitfieldExtract:
+      if (!is_int_like(m, t(0)) || !is_scalar(m, t(1)) || !is_int_like(m, t(1)) || !is_scalar(m, t(2)) ||
+          !is_int_like(m, t(2)))
+        return fail(op, "needs an integer value, offset and count");
+      return t(0);
+    case Opcode::BitfieldInsert:
+      if (!is_int_like(m, t(0)) || t(0) != t(1) || !is_int_like(m, t(2)) || !is_int_like(m, t(3)))
+        return fail(op, "needs base and insert of one integer type, offset and count");
+      return t(0);
+    default:
+      return fail(op, "has no typing rule");
+  }
+}
+
+}  // namespace
+
+Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
+                                 TypeId explicit_type) {
+  const OpcodeInfo& oi = info(op);
+  const std::size_t n = operands.size();
+  if (op != Opcode::Texture) {
+    if (n < oi.min_operands || (!oi.variadic_tail && n > oi.max_operands))
+      return fail(op, fmt::format("takes {} operands, {} given",
+                                  oi.min_operands == oi.max_operands ? fmt::format("{}", oi.min_operands)
+                                                                     : fmt::format("{} to {}", oi.min_operands,
+                                                                                   oi.max_operands),
+                                  n));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const Operand o = operands[i];
+    bool in_range = true;
+    switch (o.kind()) {
+      case Operand::Kind::Register: in_range = o.value() < m.register_count(); break;
+      case Operand::Kind::Constant: in_range = o.value() < m.constant_count(); break;
+      case Operand::Kind::Variable: in_range = o.value() < m.variable_count(); break;
+      case Operand::Kind::Function: in_range = o.value() < m.function_count(); break;
+      case Operand::Kind::Literal: break;
+    }
+    if (!in_range) return fail(op, fmt::format("operand {} refers to an id that does not exist", i));
+  }
+  auto all = [&](auto pred, const char* what) -> Result<TypeId> {
+    auto t = same_type(m, op, operands);
+    if (!t) return t;
+    if (!pred(*t)) return fail(op, fmt::format("needs {} operands, not {}", what, describe_type(m, *t)));
+    return t;
+  };
+  switch (oi.type_rule) {
+    case TypeRule::Void:
+      if (info(op).family != OpcodeFamily::Control) {
+        if (op == Opcode::Store) {
+          TypeId p = m.type_of(operands[0]);
+          if (!p.valid() || !is_pointer(m, p)) return fail(op, "operand 0 must be a pointer");
+          if (pointee(m, p) != m.type_of(operands[1]))
+            return fail(op, fmt::format("stores {} through {}", describe_type(m, m.type_of(operands[1])),
+                                        describe_type(m, p)));
+        }
+        if (op == Opcode::ImageStore) {
+          if (auto r = check_texture(m, Opcode::ImageLoad, aux, operands.first(2)); !r) return r;
+        }
+      }
+      return kVoid;
+    case TypeRule::Explicit: return check_constructor(m, op, operands, explicit_type);
+    case TypeRule::Custom: return check_custom(m, op, aux, operands);
+    case TypeRule::Pointee: {
+      auto p = pointer_operand(m, op, operands[0]);
+      if (!p) return p;
+      TypeId v = pointee(m, *p);
+      if (info(op).family == OpcodeFamily::Atomic) {
+        if (!is_scalar(m, v) || !is_int_like(m, v)) return fail(op, "needs a pointer to an int or uint");
+        for (std::size_t i = 1; i < n; ++i)
+          if (m.type_of(operands[i]) != v) return fail(op, "value operands must have the pointee's type");
+      }
+      if (op >= Opcode::PostfixIncrement && op <= Opcode::PrefixDecrement && !is_numeric_like(m, v) &&
+          !is_matrix(m, v))
+        return fail(op, "needs a pointer to a numeric value");
+      return v;
+    }
+    case TypeRule::SameAsFirst: {
+      TypeId t0 = m.type_of(operands[0]);
+      if (!t0.valid()) return fail(op, "operand 0 is not a value");
+      return t0;
+    }
+    case TypeRule::ArithSame:
+      return all([&](TypeId t) { return is_numeric_like(m, t) || is_matrix(m, t); }, "numeric");
+    case TypeRule::NumericSame: return all([&](TypeId t) { return is_numeric_like(m, t); }, "numeric");
+    case TypeRule::SignedSame:
+      return all([&](TypeId t) { return is_float_like(m, t) || is_kind(m, t, ScalarKind::Int); },
+                 "float or int");
+    case TypeRule::FloatSame: return all([&](TypeId t) { return is_float_like(m, t); }, "float");
+    case TypeRule::IntSame: return all([&](TypeId t) { return is_int_like(m, t); }, "integer");
+    case TypeRule::BoolSame: return all([&](TypeId t) { return is_bool_like(m, t); }, "bool");
+    case TypeRule::Shift: {
+      TypeId a = m.type_of(operands[0]), b = m.type_of(operands[1]);
+      if (!a.valid() || !b.valid() || !is_int_like(m, a) || !is_int_like(m, b) ||
+          (component_count(m, a) != component_count(m, b) && !is_scalar(m, b)))
+        return fail(op, "needs integer operands of the same size");
+      return a;
+    }
+    case TypeRule::CompareShape: {
+      const bool equality = op == Opcode::EqualComponentwise || op == Opcode::NotEqualComponentwise;
+      auto t = all([&](TypeId ty) { return is_numeric_like(m, ty) || (equality && is_bool_like(m, ty)); },
+                   equality ? "numeric or bool" : "numeric");
+      if (!t) return t;
+      return with_kind(m, *t, ScalarKind::Bool);
+    }
+    case TypeRule::CompareWhole: {
+      auto t = all([&](TypeId ty) { return !is_pointer(m, ty); }, "non-pointer");
+      if (!t) return t;
+      return kBool;
+    }
+    case TypeRule::FloatToScalar: {
+      auto t = all([&](TypeId ty) { return is_float_like(m, ty); }, "float");
+      if (!t) return t;
+      return kFloat;
+    }
+    case TypeRule::FloatToBoolShape: {
+      auto t = all([&](TypeId ty) { return is_float_like(m, ty); }, "float");
+      if (!t) return t;
+      return with_kind(m, *t, ScalarKind::Bool);
+    }
+    case TypeRule::IntToIntShape: {
+      auto t = all([&](TypeId ty) { return is_int_like(m, ty); }, "integer");
+      if (!t) return t;
+      return with_kind(m, *t, ScalarKind::Int);
+    }
+    case TypeRule::BoolVectorToBool: {
+      auto t = all([&](TypeId ty) { return is_bool_like(m, ty) && is_vector(m, ty); }, "bool vector");
+      if (!t) return t;
+      return kBool;
+    }
+  }
+  return fail(op, "unknown type rule");
+}
+
+bool is_scalar(const Module& m, TypeId t) { return t.valid() && m.type(t).kind == TypeKind::Scalar; }
+bool is_vector(const Module& m, TypeId t) { return t.valid() && m.type(t).kind == TypeKind::Vector; }
+bool is_matrix(const Module& m, TypeId t) { return t.valid() && m.type(t).kind == TypeKind::Matrix; }
+bool is_pointer(const Module& m, TypeId t) { return t.valid() && m.type(t).kind == TypeKind::Pointer; }
+
+std::optional<ScalarKind> component_kind(const Module& m, TypeId t) {
+  if (!t.valid()) return std::nullopt;
+  const Type& ty = m.type(t);
+  switch (ty.kind) {
+    case TypeKind::Scalar: return ty.scalar;
+    case TypeKind::Vector:
+    case TypeKind::Matrix: return component_kind(m, ty.element);
+    default: return std::nullopt;
+  }
+}
+
+std::uint32_t component_count(const Module& m, TypeId t) {
+  if (!t.valid()) return 0;
+  const Type& ty = m.type(t);
+  if (ty.kind == TypeKind::Scalar) return 1;
+  if (ty.kind == TypeKind::Vector) return ty.count;
+  return 0;
+}
+
+TypeId pointee(const Module& m, TypeId pointer) {
+  if (!is_pointer(m, pointer)) return {};
+  return m.type(pointer).element;
+}
+
+std::string describe_type(const Module& m, TypeId id) {
+  if (!id.valid() || id.index() >= m.type_count()) return "<invalid type>";
+  const Type& t = m.type(id);
+  auto prefix = [](ScalarKind k) {
+    switch (k) {
+      case ScalarKind::Float: return "";
+      case ScalarKind::Int: return "i";
+      case ScalarKind::Uint: return "u";
+      case ScalarKind::Bool: return "b";
+    }
+    return "";
+  };
+  switch (t.kind) {
+    case TypeKind::Void: return "void";
+    case TypeKind::Scalar: return to_string(t.scalar);
+    case TypeKind::Vector: return fmt::format("{}vec{}", prefix(m.type(t.element).scalar), t.count);
+    case TypeKind::Matrix: {
+      const std::uint32_t rows = m.type(t.element).count;
+      return rows == t.count ? fmt::format("mat{}", t.count) : fmt::format("mat{}x{}", t.count, rows);
+    }
+    case TypeKind::Array: return fmt::format("{}[{}]", describe_type(m, t.element), t.count);
+    case TypeKind::UnsizedArray: return fmt::format("{}[]", describe_type(m, t.element));
+    case TypeKind::Struct: return fmt::format("struct {}", t.name);
+    case TypeKind::Image:
+      return fmt::format("{}{}{}", prefix(t.image.sampled_type), t.image.storage ? "image" : "texture",
+                         to_string(t.image.dim));
+    case TypeKind::Sampler: return "sampler";
+    case TypeKind::SampledImage: return fmt::format("sampled {}", describe_type(m, t.element));
+    case TypeKind::Pointer: return fmt::format("ptr<{}, {}>", to_string(t.storage), describe_type(m, t.element));
+  }
+  return "?";
+}
+
+}  // namespace sluice::ir

@@ -1,0 +1,3 @@
+// Placeholder main until the parser lands (issue 2, in progress).
+#include <cstdio>
+int main() { return 0; }
