@@ -143,6 +143,8 @@ class FunctionDumper {
  public:
   FunctionDumper(const Module& m, const Function& f, std::string& out)
       : m_(m), f_(f), out_(out), ctx_(compute_block_contexts(f)) {}
+  // Without a function: contextual precisions of constants are left out.
+  FunctionDumper(const Module& m, std::string& out) : m_(m), f_(nullptr_function()), out_(out) {}
 
   void run() {
     visit(f_, [&](const BlockVisit& v, const Block& b) {
@@ -207,6 +209,42 @@ class FunctionDumper {
     for (const Instruction& inst : b.instructions) line(p + instruction(v.id, inst));
   }
 
+  static const Function& nullptr_function() {
+    static const Function empty;
+    return empty;
+  }
+
+ public:
+  std::string instruction(BlockId where, const Instruction& inst) const {
+    std::string result_part;
+    Precision result_precision = Precision::None;
+    if (inst.result.valid()) {
+      const bool known = inst.result.index() < m_.register_count();
+      const RegisterInfo info = known ? m_.reg(inst.result) : RegisterInfo{};
+      result_precision = info.precision;
+      result_part = fmt::format("r{}  {:>5} = ", inst.result.index(), fmt::format("(t{})", info.type.index()));
+    }
+    if (result_part.size() < kResultWidth) result_part.resize(kResultWidth, ' ');
+
+    const OpcodeInfo& oi = info(inst.opcode);
+    std::string text(inst.opcode == Opcode::Texture ? texture_opcode_name(inst.aux) : std::string(oi.name));
+    const Precision context = where.valid() ? context_precision(where, inst) : Precision::None;
+    const std::size_t fixed = oi.variadic_tail ? std::min<std::size_t>(oi.max_operands, inst.operands.size())
+                                               : inst.operands.size();
+    for (std::size_t i = 0; i < fixed; ++i) text += " " + operand(inst.operands[i], context);
+    if (oi.variadic_tail) {
+      std::vector<std::string> tail;
+      for (std::size_t i = fixed; i < inst.operands.size(); ++i) tail.push_back(operand(inst.operands[i], context));
+      text += " (" + join(tail, ", ") + ")";
+    }
+    if (result_precision != Precision::None) {
+      if (text.size() < kTextWidth) text.resize(kTextWidth, ' ');
+      text += fmt::format(" [{}]", to_string(result_precision));
+    }
+    return result_part + text;
+  }
+
+ private:
   Precision context_precision(BlockId where, const Instruction& inst) const {
     auto input_precision = [&](BlockId target) {
       if (!target.valid()) return Precision::None;
@@ -241,35 +279,6 @@ class FunctionDumper {
     return "?";
   }
 
-  std::string instruction(BlockId where, const Instruction& inst) const {
-    std::string result_part;
-    Precision result_precision = Precision::None;
-    if (inst.result.valid()) {
-      const bool known = inst.result.index() < m_.register_count();
-      const RegisterInfo info = known ? m_.reg(inst.result) : RegisterInfo{};
-      result_precision = info.precision;
-      result_part = fmt::format("r{}  {:>5} = ", inst.result.index(), fmt::format("(t{})", info.type.index()));
-    }
-    if (result_part.size() < kResultWidth) result_part.resize(kResultWidth, ' ');
-
-    const OpcodeInfo& oi = info(inst.opcode);
-    std::string text(inst.opcode == Opcode::Texture ? texture_opcode_name(inst.aux) : std::string(oi.name));
-    const Precision context = context_precision(where, inst);
-    const std::size_t fixed = oi.variadic_tail ? std::min<std::size_t>(oi.max_operands, inst.operands.size())
-                                               : inst.operands.size();
-    for (std::size_t i = 0; i < fixed; ++i) text += " " + operand(inst.operands[i], context);
-    if (oi.variadic_tail) {
-      std::vector<std::string> tail;
-      for (std::size_t i = fixed; i < inst.operands.size(); ++i) tail.push_back(operand(inst.operands[i], context));
-      text += " (" + join(tail, ", ") + ")";
-    }
-    if (result_precision != Precision::None) {
-      if (text.size() < kTextWidth) text.resize(kTextWidth, ' ');
-      text += fmt::format(" [{}]", to_string(result_precision));
-    }
-    return result_part + text;
-  }
-
   const Module& m_;
   const Function& f_;
   std::string& out_;
@@ -284,6 +293,13 @@ std::string format_float(float f) {
   std::string s = fmt::format("{}", f);
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   return s;
+}
+
+std::string dump_instruction(const Module& m, const Instruction& inst) {
+  std::string unused;
+  std::string text = FunctionDumper(m, unused).instruction(BlockId{}, inst);
+  std::size_t end = text.find_last_not_of(' ');
+  return text.substr(0, end == std::string::npos ? 0 : end + 1);
 }
 
 std::string dumped_variable_name(const Variable& v, VariableId id) {

@@ -17,6 +17,10 @@ std::string dump(const Module& m);
 // internal names are kept.
 std::string dumped_variable_name(const Variable& v, VariableId id);
 
+// One instruction as the dump prints it (without the contextual precision
+// of constant operands), for messages that point into the dump.
+std::string dump_instruction(const Module& m, const Instruction& inst);
+
 // A float as the shortest text that reads back to the same bits, always
 // with a '.', an exponent, or as nan/inf: 1.0, 0.5, 1e+20, -inf, nan(0x7fc00000).
 std::string format_float(float f);
