@@ -18,6 +18,8 @@ namespace {
 // to kResultWidth, the instruction text to kTextWidth before [precision].
 constexpr std::size_t kResultWidth = 15;
 constexpr std::size_t kTextWidth = 45;
+// Nesting depth up to which every level's bar is drawn (see prefix()).
+constexpr std::uint32_t kDrawnDepth = 16;
 
 std::string storage_word(StorageClass s) {
   switch (s) {
@@ -154,7 +156,11 @@ class FunctionDumper {
   }
 
  private:
+  // Up to kDrawnDepth levels are drawn as ANGLE draws them, one "|   " per
+  // level. Deeper lines write the depth as a number ("|40|   "): drawing
+  // every bar would make the text quadratic in the nesting depth.
   static std::string prefix(std::uint32_t depth) {
+    if (depth > kDrawnDepth) return fmt::format("    |{}|   ", depth);
     std::string p = "    ";
     for (std::uint32_t i = 0; i < depth; ++i) p += "|   ";
     return p;

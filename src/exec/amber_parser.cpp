@@ -1,0 +1,412 @@
+// Parser for the AmberScript subset described in amber_script.h.
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "exec/amber_data.h"
+#include "exec/amber_lexer.h"
+#include "exec/amber_script.h"
+
+namespace sluice::exec::amber {
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : lex_(text) {}
+
+  Result<Script> parse() {
+    while (true) {
+      Token t = lex_.next();
+      if (t.text.empty()) break;
+      Result<bool> r = command(t);
+      if (!r) return Error{r.error()};
+    }
+    return std::move(script_);
+  }
+
+ private:
+  Error error(int line, const std::string& message) { return Error{fmt::format("line {}: {}", line, message)}; }
+
+  Error unsupported(const Token& t, const std::string& what) {
+    return error(t.line, fmt::format("{} '{}' is not in the AmberScript subset Sluice supports", what, t.text));
+  }
+
+  // The rest of the current line must be empty.
+  Result<bool> end_of_line(const Token& command) {
+    if (!lex_.at_line_end()) {
+      Token extra = lex_.next();
+      return error(extra.line, fmt::format("unexpected '{}' after {}", extra.text, command.text));
+    }
+    return true;
+  }
+
+  Result<std::string> word(const Token& after, const char* what) {
+    if (lex_.at_line_end()) return error(after.line, fmt::format("{} expects {}", after.text, what));
+    return lex_.next().text;
+  }
+
+  Result<int64_t> integer(const Token& after, const char* what) {
+    auto w = word(after, what);
+    if (!w) return Error{w.error()};
+    char* end = nullptr;
+    const long long v = std::strtoll(w->c_str(), &end, 10);
+    if (end == w->c_str() || *end != '\0') return error(after.line, fmt::format("'{}' is not an integer {}", *w, what));
+    return static_cast<int64_t>(v);
+  }
+
+  Result<double> number(const Token& after, const char* what) {
+    auto w = word(after, what);
+    if (!w) return Error{w.error()};
+    char* end = nullptr;
+    const double v = std::strtod(w->c_str(), &end);
+    if (end == w->c_str() || *end != '\0') return error(after.line, fmt::format("'{}' is not a number {}", *w, what));
+    return v;
+  }
+
+  Result<bool> expect_word(const Token& after, const char* keyword) {
+    auto w = word(after, keyword);
+    if (!w) return Error{w.error()};
+    if (*w != keyword) return error(after.line, fmt::format("expected {} but found '{}'", keyword, *w));
+    return true;
+  }
+
+  Result<bool> command(const Token& t) {
+    if (t.text == "#!amber") return true;
+    if (t.text == "DEVICE_EXTENSION") {
+      auto name = word(t, "an extension name");
+      if (!name) return Error{name.error()};
+      script_.device_extensions.push_back(*name);
+      return end_of_line(t);
+    }
+    if (t.text == "SHADER") return shader(t);
+    if (t.text == "BUFFER") return buffer(t);
+    if (t.text == "PIPELINE") return pipeline(t);
+    if (t.text == "CLEAR_COLOR") {
+      Command c{Command::Kind::ClearColor, t.line};
+      auto name = word(t, "a pipeline name");
+      if (!name) return Error{name.error()};
+      c.target = *name;
+      for (int i = 0; i < 4; ++i) {
+        auto v = number(t, "colour component (0-255)");
+        if (!v) return Error{v.error()};
+        c.color[i] = *v;
+      }
+      script_.commands.push_back(c);
+      return end_of_line(t);
+    }
+    if (t.text == "CLEAR") {
+      Command c{Command::Kind::Clear, t.line};
+      auto name = word(t, "a pipeline name");
+      if (!name) return Error{name.error()};
+      c.target = *name;
+      script_.commands.push_back(c);
+      return end_of_line(t);
+    }
+    if (t.text == "RUN") return run(t);
+    if (t.text == "EXPECT") return expect(t);
+    return unsupported(t, "command");
+  }
+
+  Result<bool> shader(const Token& t) {
+    ShaderDecl s;
+    s.line = t.line;
+    auto stage = word(t, "a shader stage");
+    if (!stage) return Error{stage.error()};
+    if (*stage == "vertex") s.stage = ShaderStage::Vertex;
+    else if (*stage == "fragment") s.stage = ShaderStage::Fragment;
+    else if (*stage == "compute") s.stage = ShaderStage::Compute;
+    else return error(t.line, fmt::format("shader stage '{}' is not supported (vertex, fragment, compute)", *stage));
+    auto name = word(t, "a shader name");
+    if (!name) return Error{name.error()};
+    s.name = *name;
+    auto format = word(t, "a shader format");
+    if (!format) return Error{format.error()};
+    if (*format == "PASSTHROUGH") {
+      if (s.stage != ShaderStage::Vertex) return error(t.line, "PASSTHROUGH is only a vertex shader");
+      s.format = ShaderDecl::Format::Passthrough;
+      script_.shaders.push_back(s);
+      return end_of_line(t);
+    }
+    if (*format == "SPIRV-ASM") s.format = ShaderDecl::Format::SpirvAsm;
+    else if (*format == "GLSL") s.format = ShaderDecl::Format::Glsl;
+    else return error(t.line, fmt::format("shader format '{}' is not supported (PASSTHROUGH, SPIRV-ASM, GLSL)", *format));
+    while (!lex_.at_line_end()) {
+      Token option = lex_.next();
+      if (option.text != "TARGET_ENV") return unsupported(option, "SHADER option");
+      auto env = word(option, "an environment");
+      if (!env) return Error{env.error()};
+      s.target_env = *env;
+    }
+    bool found_end = false;
+    s.source = lex_.raw_block(found_end);
+    if (!found_end) return error(t.line, fmt::format("SHADER {} has no END", s.name));
+    script_.shaders.push_back(std::move(s));
+    return true;
+  }
+
+  Result<bool> buffer(const Token& t) {
+    BufferDecl b;
+    b.line = t.line;
+    auto name = word(t, "a buffer name");
+    if (!name) return Error{name.error()};
+    b.name = *name;
+    auto kind = word(t, "DATA_TYPE or FORMAT");
+    if (!kind) return Error{kind.error()};
+    if (*kind == "FORMAT") {
+      auto format = word(t, "a format");
+      if (!format) return Error{format.error()};
+      if (*format != "B8G8R8A8_UNORM" && *format != "R8G8B8A8_UNORM" && *format != "R32G32B32A32_SFLOAT")
+        return error(t.line, fmt::format("buffer format '{}' is not supported", *format));
+      b.is_format = true;
+      b.format = *format;
+      script_.buffers.push_back(std::move(b));
+      return end_of_line(t);
+    }
+    if (*kind != "DATA_TYPE") return error(t.line, fmt::format("BUFFER {} '{}' is not supported", b.name, *kind));
+    auto type_name = word(t, "a data type");
+    if (!type_name) return Error{type_name.error()};
+    auto type = parse_data_type(*type_name);
+    if (!type) return error(t.line, type.error());
+    b.type = *type;
+    auto next = word(t, "STD140, STD430, DATA or SIZE");
+    if (!next) return Error{next.error()};
+    if (*next == "STD140" || *next == "STD430") {
+      b.std140 = *next == "STD140";
+      next = word(t, "DATA or SIZE");
+      if (!next) return Error{next.error()};
+    }
+    if (*next == "DATA") {
+      std::vector<std::string> values;
+      while (true) {
+        Token v = lex_.next();
+        if (v.text.empty()) return error(t.line, fmt::format("BUFFER {} DATA has no END", b.name));
+        if (v.text == "END") break;
+        values.push_back(v.text);
+      }
+      auto bytes = pack_values(b.type, b.std140, values);
+      if (!bytes) return error(t.line, bytes.error());
+      b.bytes = std::move(*bytes);
+      script_.buffers.push_back(std::move(b));
+      return true;
+    }
+    if (*next == "SIZE") {
+      auto count = integer(t, "an element count");
+      if (!count) return Error{count.error()};
+      if (*count < 0 || *count > (1 << 24)) return error(t.line, "SIZE out of range");
+      auto how = word(t, "FILL or SERIES_FROM");
+      if (!how) return Error{how.error()};
+      double start = 0, step = 0;
+      if (*how == "FILL") {
+        auto v = number(t, "fill value");
+        if (!v) return Error{v.error()};
+        start = *v;
+      } else if (*how == "SERIES_FROM") {
+        auto v = number(t, "series start");
+        if (!v) return Error{v.error()};
+        start = *v;
+        auto inc = expect_word(t, "INC_BY");
+        if (!inc) return Error{inc.error()};
+        auto s = number(t, "series step");
+        if (!s) return Error{s.error()};
+        step = *s;
+      } else {
+        return error(t.line, fmt::format("BUFFER SIZE initializer '{}' is not supported", *how));
+      }
+      auto bytes = pack_series(b.type, b.std140, static_cast<uint32_t>(*count), start, step);
+      if (!bytes) return error(t.line, bytes.error());
+      b.bytes = std::move(*bytes);
+      script_.buffers.push_back(std::move(b));
+      return end_of_line(t);
+    }
+    return error(t.line, fmt::format("BUFFER initializer '{}' is not supported", *next));
+  }
+
+  Result<bool> pipeline(const Token& t) {
+    PipelineDecl p;
+    p.line = t.line;
+    auto kind = word(t, "graphics");
+    if (!kind) return Error{kind.error()};
+    if (*kind != "graphics") return error(t.line, fmt::format("{} pipelines are not supported", *kind));
+    auto name = word(t, "a pipeline name");
+    if (!name) return Error{name.error()};
+    p.name = *name;
+    if (auto r = end_of_line(t); !r) return r;
+    while (true) {
+      Token c = lex_.next();
+      if (c.text.empty()) return error(t.line, fmt::format("PIPELINE {} has no END", p.name));
+      if (c.text == "END") break;
+      if (c.text == "ATTACH") {
+        auto shader_name = word(c, "a shader name");
+        if (!shader_name) return Error{shader_name.error()};
+        p.shaders.push_back(*shader_name);
+        p.entry_points.emplace_back();
+        while (!lex_.at_line_end()) {
+          Token option = lex_.next();
+          if (option.text != "ENTRY_POINT") return unsupported(option, "ATTACH option");
+          auto ep = word(option, "an entry point name");
+          if (!ep) return Error{ep.error()};
+          p.entry_points.back() = *ep;
+        }
+      } else if (c.text == "FRAMEBUFFER_SIZE") {
+        auto w = integer(c, "width");
+        if (!w) return Error{w.error()};
+        auto h = integer(c, "height");
+        if (!h) return Error{h.error()};
+        if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384) return error(c.line, "FRAMEBUFFER_SIZE out of range");
+        p.framebuffer_width = static_cast<uint32_t>(*w);
+        p.framebuffer_height = static_cast<uint32_t>(*h);
+        if (auto r = end_of_line(c); !r) return r;
+      } else if (c.text == "BIND") {
+        auto r = bind(c, p);
+        if (!r) return r;
+      } else {
+        return unsupported(c, "PIPELINE command");
+      }
+    }
+    script_.pipelines.push_back(std::move(p));
+    return true;
+  }
+
+  Result<bool> bind(const Token& c, PipelineDecl& p) {
+    auto what = word(c, "BUFFER");
+    if (!what) return Error{what.error()};
+    if (*what != "BUFFER") return error(c.line, fmt::format("BIND {} is not supported (only BIND BUFFER)", *what));
+    BufferBinding b;
+    auto name = word(c, "a buffer name");
+    if (!name) return Error{name.error()};
+    b.buffer = *name;
+    if (auto r = expect_word(c, "AS"); !r) return r;
+    auto as = word(c, "a binding kind");
+    if (!as) return Error{as.error()};
+    if (*as == "color") {
+      b.kind = BufferBinding::Kind::Color;
+      if (auto r = expect_word(c, "LOCATION"); !r) return r;
+      auto loc = integer(c, "location");
+      if (!loc) return Error{loc.error()};
+      b.location = static_cast<uint32_t>(*loc);
+    } else if (*as == "uniform" || *as == "storage") {
+      b.kind = *as == "uniform" ? BufferBinding::Kind::Uniform : BufferBinding::Kind::Storage;
+      if (auto r = expect_word(c, "DESCRIPTOR_SET"); !r) return r;
+      auto set = integer(c, "descriptor set");
+      if (!set) return Error{set.error()};
+      if (auto r = expect_word(c, "BINDING"); !r) return r;
+      auto binding = integer(c, "binding");
+      if (!binding) return Error{binding.error()};
+      b.set = static_cast<uint32_t>(*set);
+      b.binding = static_cast<uint32_t>(*binding);
+    } else if (*as == "push_constant") {
+      b.kind = BufferBinding::Kind::PushConstant;
+    } else {
+      return error(c.line, fmt::format("BIND BUFFER AS {} is not supported", *as));
+    }
+    p.bindings.push_back(b);
+    return end_of_line(c);
+  }
+
+  Result<bool> run(const Token& t) {
+    Command c{Command::Kind::DrawRect, t.line};
+    auto name = word(t, "a pipeline name");
+    if (!name) return Error{name.error()};
+    c.target = *name;
+    auto what = word(t, "DRAW_RECT");
+    if (!what) return Error{what.error()};
+    if (*what != "DRAW_RECT") return error(t.line, fmt::format("RUN {} is not supported (only DRAW_RECT)", *what));
+    if (auto r = expect_word(t, "POS"); !r) return r;
+    auto x = integer(t, "x"), y = integer(t, "y");
+    if (!x) return Error{x.error()};
+    if (!y) return Error{y.error()};
+    if (auto r = expect_word(t, "SIZE"); !r) return r;
+    auto w = integer(t, "width"), h = integer(t, "height");
+    if (!w) return Error{w.error()};
+    if (!h) return Error{h.error()};
+    if (*w <= 0 || *h <= 0) return error(t.line, "DRAW_RECT SIZE must be positive");
+    c.x = static_cast<int32_t>(*x);
+    c.y = static_cast<int32_t>(*y);
+    c.width = static_cast<uint32_t>(*w);
+    c.height = static_cast<uint32_t>(*h);
+    script_.commands.push_back(c);
+    return end_of_line(t);
+  }
+
+  Result<bool> expect(const Token& t) {
+    Command c{Command::Kind::ExpectRgba, t.line};
+    auto name = word(t, "a buffer name");
+    if (!name) return Error{name.error()};
+    c.target = *name;
+    auto idx = word(t, "IDX");
+    if (!idx) return Error{idx.error()};
+    if (*idx != "IDX") return error(t.line, fmt::format("EXPECT {} is not supported (only IDX)", *idx));
+    auto x = integer(t, "x"), y = integer(t, "y");
+    if (!x) return Error{x.error()};
+    if (!y) return Error{y.error()};
+    if (*x < 0 || *y < 0) return error(t.line, "EXPECT position must not be negative");
+    c.x = static_cast<int32_t>(*x);
+    c.y = static_cast<int32_t>(*y);
+    auto op = word(t, "SIZE, EQ_RGBA or EQ_RGB");
+    if (!op) return Error{op.error()};
+    if (*op == "SIZE") {
+      auto w = integer(t, "width"), h = integer(t, "height");
+      if (!w) return Error{w.error()};
+      if (!h) return Error{h.error()};
+      if (*w <= 0 || *h <= 0) return error(t.line, "EXPECT SIZE must be positive");
+      c.width = static_cast<uint32_t>(*w);
+      c.height = static_cast<uint32_t>(*h);
+      op = word(t, "EQ_RGBA or EQ_RGB");
+      if (!op) return Error{op.error()};
+    }
+    if (*op != "EQ_RGBA" && *op != "EQ_RGB")
+      return error(t.line, fmt::format("EXPECT comparison '{}' is not supported (EQ_RGBA, EQ_RGB)", *op));
+    c.has_alpha = *op == "EQ_RGBA";
+    for (int i = 0; i < (c.has_alpha ? 4 : 3); ++i) {
+      auto v = number(t, "colour component (0-255)");
+      if (!v) return Error{v.error()};
+      c.color[i] = *v;
+    }
+    if (!lex_.at_line_end()) {
+      if (auto r = expect_word(t, "TOLERANCE"); !r) return r;
+      while (!lex_.at_line_end()) {
+        std::string text = lex_.next().text;
+        Tolerance tol;
+        if (!text.empty() && text.back() == '%') {
+          tol.percent = true;
+          text.pop_back();
+        }
+        char* end = nullptr;
+        tol.value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return error(t.line, fmt::format("bad TOLERANCE '{}'", text));
+        c.tolerances.push_back(tol);
+      }
+      if (c.tolerances.size() != 1 && c.tolerances.size() != 4)
+        return error(t.line, "TOLERANCE takes one value or four");
+    }
+    script_.commands.push_back(c);
+    return true;
+  }
+
+  Lexer lex_;
+  Script script_;
+};
+
+}  // namespace
+
+Result<Script> parse_script(std::string_view text) { return Parser(text).parse(); }
+
+const ShaderDecl* Script::find_shader(const std::string& name) const {
+  for (const auto& s : shaders)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const BufferDecl* Script::find_buffer(const std::string& name) const {
+  for (const auto& b : buffers)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+const PipelineDecl* Script::find_pipeline(const std::string& name) const {
+  for (const auto& p : pipelines)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace sluice::exec::amber

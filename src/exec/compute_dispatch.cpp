@@ -1,0 +1,68 @@
+// Runner::dispatch_compute: one dispatch of a compute shader, then its
+// storage buffers copied back to the host.
+#include <fmt/format.h>
+
+#include "exec/resource_arena.h"
+#include "exec/runner.h"
+#include "exec/shader_resources.h"
+#include "exec/vulkan_error.h"
+
+namespace sluice::exec {
+
+Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spirv, DispatchSize size,
+                                           const ResourceSpec& resources) {
+  VulkanContext& ctx = *context_;
+  if (!ctx.unusable_reason().empty()) return Error{ctx.unusable_reason()};
+  const auto& limits = ctx.properties().limits;
+  if (size.x == 0 || size.y == 0 || size.z == 0 || size.x > limits.maxComputeWorkGroupCount[0] ||
+      size.y > limits.maxComputeWorkGroupCount[1] || size.z > limits.maxComputeWorkGroupCount[2])
+    return Error{fmt::format("dispatch size {}x{}x{} is outside the device's limits", size.x, size.y, size.z)};
+
+  auto module = SpirvModule::parse(compute_spirv);
+  if (!module) return Error{module.error()};
+  auto iface = reflect_interface(*module, ShaderStage::Compute);
+  if (!iface) return Error{iface.error()};
+
+  ResourceArena arena(ctx);
+  auto cmd = arena.command_buffer();
+  if (!cmd) return Error{cmd.error()};
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
+  auto bound = bind_shader_resources(arena, *cmd, *module, *iface, resources, VK_SHADER_STAGE_COMPUTE_BIT,
+                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+  if (!bound) return Error{bound.error()};
+
+  auto shader = arena.shader_module(compute_spirv);
+  if (!shader) return Error{shader.error()};
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = *shader;
+  info.stage.pName = iface->entry_point.c_str();
+  info.layout = bound->layout;
+  auto pipeline = arena.compute_pipeline(info);
+  if (!pipeline) return Error{"creating the compute pipeline: " + pipeline.error()};
+
+  vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *pipeline);
+  if (!bound->sets.empty())
+    vkCmdBindDescriptorSets(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound->layout, 0,
+                            static_cast<uint32_t>(bound->sets.size()), bound->sets.data(), 0, nullptr);
+  if (!bound->push_constants.empty())
+    vkCmdPushConstants(*cmd, bound->layout, bound->push_stages, 0, static_cast<uint32_t>(bound->push_constants.size()),
+                       bound->push_constants.data());
+  vkCmdDispatch(*cmd, size.x, size.y, size.z);
+  VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(*cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                       nullptr, 0, nullptr);
+  SLUICE_VK_TRY(vkEndCommandBuffer(*cmd));
+  SLUICE_TRY(ctx.submit_and_wait(*cmd));
+
+  RunOutput out;
+  out.storage_buffers = read_storage_buffers(*bound);
+  return out;
+}
+
+}  // namespace sluice::exec

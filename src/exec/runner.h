@@ -1,0 +1,132 @@
+// The shader runner: executes any SPIR-V fragment or compute shader on a
+// Vulkan device without a window and returns what it produced.
+//
+//   auto runner = sluice::exec::Runner::create({});          // lavapipe
+//   auto out = runner->draw_fragment(spirv, {.width = 64, .height = 64});
+//   // out->images[0] is location 0, RGBA floats, top row first
+//
+// Resources the shader declares (uniform and storage buffers, push constants,
+// textures, samplers, storage images, texel buffers) are created from its
+// SPIR-V and filled with deterministic data (data_pattern.h) unless the
+// caller supplies buffer contents in ResourceSpec.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "exec/block_layout.h"
+#include "exec/vulkan_context.h"
+#include "ir/result.h"
+
+namespace sluice::exec {
+
+// One colour output location after a draw.
+struct Image {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  uint32_t location = 0;
+  ScalarKind kind = ScalarKind::Float;
+  uint32_t components = 4;  // components the shader declares at this location (1-4)
+  // width * height RGBA values, row 0 at the top (gl_FragCoord.y = 0.5).
+  // Components the shader does not write read 0, alpha 1. Integer outputs are
+  // converted here for display; integer_rgba holds their exact values.
+  std::vector<float> rgba;
+  std::vector<uint32_t> integer_rgba;  // filled only for Int and Uint images
+
+  float at(uint32_t x, uint32_t y, uint32_t channel) const {
+    return rgba[(static_cast<size_t>(y) * width + x) * 4 + channel];
+  }
+};
+
+// The contents of one storage buffer after a run.
+struct BufferData {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t array_element = 0;
+  std::string name;
+  std::vector<uint8_t> bytes;
+  std::vector<ScalarSlot> slots;  // where each scalar of the block lies, for comparison
+};
+
+struct RunOutput {
+  std::vector<Image> images;                // fragment outputs, by location
+  std::vector<BufferData> storage_buffers;  // by (set, binding, element)
+};
+
+// Caller-supplied contents for one buffer binding (every element of an
+// arrayed binding). Shorter data is zero-padded to the size the shader
+// declares; longer data makes the buffer longer.
+struct BufferInit {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::vector<uint8_t> bytes;
+};
+
+struct ResourceSpec {
+  uint64_t seed = 1;
+  std::vector<BufferInit> buffers;
+  std::optional<std::vector<uint8_t>> push_constants;
+  uint32_t runtime_array_length = 16;  // elements of a trailing runtime array in generated buffers
+  uint32_t texture_size = 8;           // width = height (= depth for 3D) of generated textures
+};
+
+enum class ColorFormat {
+  Float32,  // R32G32B32A32_SFLOAT (or fewer components): exact shader output
+  Unorm8,   // R8G8B8A8_UNORM: what Amber's B8G8R8A8_UNORM framebuffers hold
+};
+
+struct PixelRect {
+  int32_t x = 0, y = 0;
+  uint32_t width = 0, height = 0;
+};
+
+struct DrawOptions {
+  uint32_t width = 256;
+  uint32_t height = 256;
+  std::array<float, 4> clear_color{0, 0, 0, 0};
+  ColorFormat color_format = ColorFormat::Float32;
+  // Draws this pixel rectangle as a 4-vertex triangle strip (Amber's
+  // DRAW_RECT) instead of one full-screen triangle.
+  std::optional<PixelRect> rect;
+};
+
+struct DispatchSize {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+class Runner {
+ public:
+  static Result<Runner> create(const DeviceChoice& choice);
+  static Result<Runner> create(const ContextOptions& options);
+  Runner(Runner&&) noexcept;
+  Runner& operator=(Runner&&) noexcept;
+  ~Runner();
+
+  // The device in use, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) (device 0, cpu, ...)".
+  std::string device_name() const;
+  bool supports_extension(const std::string& name) const;
+
+  // Draws with the built-in vertex shader (a full-screen triangle whose
+  // outputs match the fragment shader's inputs) into one image per output
+  // location, and reads everything back.
+  Result<RunOutput> draw_fragment(std::span<const uint32_t> fragment_spirv, const DrawOptions& options,
+                                  const ResourceSpec& resources = {});
+  Result<RunOutput> draw_fragment(std::span<const uint32_t> fragment_spirv, uint32_t width, uint32_t height,
+                                  const ResourceSpec& resources = {});
+  // Dispatches the compute shader and reads back its storage buffers.
+  Result<RunOutput> dispatch_compute(std::span<const uint32_t> compute_spirv, DispatchSize size,
+                                     const ResourceSpec& resources = {});
+
+  VulkanContext& context() { return *context_; }
+
+ private:
+  explicit Runner(std::unique_ptr<VulkanContext> context);
+  std::unique_ptr<VulkanContext> context_;
+};
+
+}  // namespace sluice::exec
