@@ -1,0 +1,111 @@
+// What the validator's files share during one validate() run: the module, the
+// problems found so far, and per-entity facts the module-level checks compute
+// (is this type well formed, is this variable a global, ...) that the
+// function checks rely on to stay within bounds on garbage input. Internal to
+// src/validator.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "validator/validator.h"
+
+namespace sluice::validator::detail {
+
+inline constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+// The number of opcodes in opcode.def: an Instruction whose opcode is at or
+// past it is garbage, and ir::info() must not be asked about it.
+inline constexpr std::uint32_t kOpcodeCount = 0
+#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
+#include "ir/opcode.def"
+#undef OPCODE
+    ;
+
+// "t5", "r12", ...; "<none>" for an invalid id.
+std::string id_text(char prefix, std::uint32_t index);
+
+// Where a problem is: function, block, instruction index (-1: the block).
+struct Where {
+  ir::FunctionId function;
+  ir::BlockId block;
+  std::int32_t instruction = -1;
+};
+
+// A use of a register whose definition did not dominate it. The message is
+// chosen once all functions are walked, when it is known whether and where
+// the register is defined.
+struct PendingUse {
+  std::size_t problem;  // index in Context::problems
+  ir::RegisterId reg;
+};
+
+struct Context {
+  Context(const ir::Module& module, const Options& options);
+
+  const ir::Module& m;
+  Options options;
+  std::vector<Problem> problems;
+
+  // Adds a problem; returns its index, or kNone once max_problems is reached.
+  std::size_t report(std::string message, const Where& where = {});
+
+  // --- Facts from the module-level checks (1 = usable) ---
+  std::vector<std::uint8_t> type_ok;      // well formed, refers only to usable earlier types
+  std::vector<std::uint8_t> constant_ok;  // its type is usable
+  std::vector<std::uint8_t> variable_ok;  // its type is a usable pointer
+  std::vector<std::uint8_t> register_ok;  // its type is usable and not void
+  std::vector<std::uint8_t> function_ok;  // return type and parameters usable
+  std::vector<std::uint8_t> is_global;    // per variable
+  std::vector<std::uint32_t> param_of;    // per variable: function index whose parameter it is, or kNone
+  // Per variable: already declared (as a global, a parameter or in a block).
+  std::vector<std::uint8_t> variable_declared;
+
+  // --- Filled while walking the functions ---
+  std::vector<std::uint32_t> register_defined_in;  // function index, or kNone
+  std::vector<std::uint8_t> register_visible;      // defined on the tree path to the walk's position
+  std::vector<std::uint8_t> variable_visible;      // declared on that path
+  std::vector<PendingUse> pending_uses;
+  std::vector<std::vector<std::uint32_t>> callees;  // call graph, by function index
+
+  // infer_result_type() interns the types it computes, so it takes a mutable
+  // module; the validator's input is const. This module copies the typing
+  // facts of the input (types and constants with the same ids, variable and
+  // register types, function signatures) and absorbs those interns.
+  std::unique_ptr<ir::Module> typing_module;
+
+  // Safe spellings for messages: describe_type() for usable types, "tN" (or
+  // "<no type>") otherwise.
+  std::string type_name(ir::TypeId t) const;
+  std::string function_name(ir::FunctionId f) const;
+  // The type of a value operand whose id and type are usable; invalid otherwise.
+  ir::TypeId usable_operand_type(ir::Operand op) const;
+  const ir::Type* usable_type(ir::TypeId t) const {
+    return t.valid() && t.index() < type_ok.size() && type_ok[t.index()] ? &m.type(t) : nullptr;
+  }
+  // The storage class of a usable variable's pointer type.
+  ir::StorageClass storage_of(ir::VariableId v) const { return m.type(m.variable(v).type).storage; }
+};
+
+// --- module_checks.cpp ---
+void check_types(Context& ctx);
+void check_constants(Context& ctx);
+void check_registers(Context& ctx);
+void check_variables(Context& ctx);
+void check_globals(Context& ctx);
+void check_function_signatures(Context& ctx);
+void check_entry_point(Context& ctx);
+void check_no_recursion(Context& ctx);
+void build_typing_module(Context& ctx);
+
+// --- structure_checks.cpp: walks one function's block tree, running the
+// structure, terminator, instruction and dominance checks on the way ---
+void check_function_body(Context& ctx, ir::FunctionId f);
+
+// --- dominance.cpp ---
+void resolve_pending_uses(Context& ctx);
+
+}  // namespace sluice::validator::detail

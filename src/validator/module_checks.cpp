@@ -1,0 +1,205 @@
+// Module-level checks of variables, globals and function signatures, the
+// entry point and the call graph, and the copy of the typing facts that
+// ir::infer_result_type() works on (Context::typing_module).
+#include <fmt/format.h>
+
+#include "ir/typing.h"
+#include "validator/context.h"
+
+namespace sluice::validator::detail {
+
+using ir::StorageClass;
+using ir::TypeKind;
+
+void check_variables(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  for (std::uint32_t i = 0; i < m.variable_count(); ++i) {
+    const ir::Variable& v = m.variable(ir::VariableId(i));
+    const ir::Type* t = ctx.usable_type(v.type);
+    if (!t) {
+      if (!v.type.valid() || v.type.index() >= m.type_count())
+        ctx.report(fmt::format("v{}: type {} does not exist", i, id_text('t', v.type.index())));
+      continue;
+    }
+    if (t->kind != TypeKind::Pointer) {
+      ctx.report(fmt::format("v{}: type {} is not a pointer; variables are always pointers", i, ctx.type_name(v.type)));
+      continue;
+    }
+    ctx.variable_ok[i] = 1;
+    if (!v.initializer.valid()) continue;
+    if (v.initializer.index() >= m.constant_count()) {
+      ctx.report(fmt::format("v{}: initializer c{} does not exist", i, v.initializer.index()));
+    } else if (ctx.constant_ok[v.initializer.index()] && m.constant(v.initializer).type != t->element) {
+      ctx.report(fmt::format("v{}: initializer c{} has type {}, but the variable holds {}", i, v.initializer.index(),
+                             ctx.type_name(m.constant(v.initializer).type), ctx.type_name(t->element)));
+    }
+  }
+}
+
+void check_globals(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  for (ir::VariableId v : m.globals()) {
+    if (!v.valid() || v.index() >= m.variable_count()) {
+      ctx.report(fmt::format("Globals: {} does not exist", id_text('v', v.index())));
+      continue;
+    }
+    if (ctx.is_global[v.index()]) {
+      ctx.report(fmt::format("Globals: v{} is listed twice", v.index()));
+      continue;
+    }
+    ctx.is_global[v.index()] = 1;
+    ctx.variable_declared[v.index()] = 1;
+    if (ctx.variable_ok[v.index()] && ctx.storage_of(v) == StorageClass::Function)
+      ctx.report(
+          fmt::format("Globals: v{} has Function storage; globals live in the other storage classes", v.index()));
+  }
+}
+
+void check_function_signatures(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+    const ir::FunctionId fid(i);
+    const ir::Function& f = m.function(fid);
+    const Where where{fid, {}, -1};
+    bool ok = true;
+    const ir::Type* ret = ctx.usable_type(f.return_type);
+    if (!ret) {
+      ok = false;
+      if (!f.return_type.valid() || f.return_type.index() >= m.type_count())
+        ctx.report(fmt::format("return type {} does not exist", id_text('t', f.return_type.index())), where);
+    } else if (ret->kind == TypeKind::Pointer || ret->kind == TypeKind::UnsizedArray) {
+      ctx.report(fmt::format("returns {}; functions return values", ctx.type_name(f.return_type)), where);
+    }
+    for (const ir::FunctionParam& p : f.params) {
+      const ir::VariableId v = p.variable;
+      if (!v.valid() || v.index() >= m.variable_count()) {
+        ctx.report(fmt::format("parameter {} does not exist", id_text('v', v.index())), where);
+        ok = false;
+        continue;
+      }
+      if (p.direction > ir::ParamDirection::InOut)
+        ctx.report(fmt::format("parameter v{} has no valid direction", v.index()), where);
+      if (ctx.variable_declared[v.index()]) {
+        ctx.report(fmt::format("parameter v{} is already a global or a parameter", v.index()), where);
+        continue;
+      }
+      ctx.variable_declared[v.index()] = 1;
+      ctx.param_of[v.index()] = i;
+      if (!ctx.variable_ok[v.index()]) {
+        ok = false;
+        continue;
+      }
+      const StorageClass s = ctx.storage_of(v);
+      if (s != StorageClass::Function)
+        ctx.report(fmt::format("parameter v{} has {} storage; parameters are Function-storage variables", v.index(),
+                               ir::to_string(s)),
+                   where);
+    }
+    ctx.function_ok[i] = ok ? 1 : 0;
+  }
+}
+
+void check_entry_point(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  if (m.function_count() == 0) return;
+  ir::FunctionId main;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+    if (m.function(ir::FunctionId(i)).name.text != "main") continue;
+    if (main.valid()) {
+      ctx.report(fmt::format("f{} and f{} are both named 'main'; there is one entry point", main.index(), i));
+      continue;
+    }
+    main = ir::FunctionId(i);
+  }
+  if (!main.valid()) {
+    ctx.report("no entry point: no function is named 'main'");
+    return;
+  }
+  const ir::Function& f = m.function(main);
+  const Where where{main, {}, -1};
+  if (f.return_type != ir::predefined::kVoid)
+    ctx.report(fmt::format("the entry point returns {}; it must return void", ctx.type_name(f.return_type)), where);
+  if (!f.params.empty())
+    ctx.report(fmt::format("the entry point takes {} parameters; it must take none", f.params.size()), where);
+}
+
+// Depth-first search with colours on an explicit stack; an edge to a
+// function still on the stack closes a cycle, which is reported with the
+// stack's path from that function.
+void check_no_recursion(Context& ctx) {
+  const std::size_t n = ctx.callees.size();
+  enum : std::uint8_t { kUnseen, kOnStack, kDone };
+  std::vector<std::uint8_t> state(n, kUnseen);
+  struct Frame {
+    std::uint32_t function;
+    std::size_t next_edge;
+  };
+  std::vector<Frame> stack;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (state[root] != kUnseen) continue;
+    state[root] = kOnStack;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const auto& edges = ctx.callees[top.function];
+      if (top.next_edge == edges.size()) {
+        state[top.function] = kDone;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t callee = edges[top.next_edge++];
+      if (state[callee] == kUnseen) {
+        state[callee] = kOnStack;
+        stack.push_back({callee, 0});
+      } else if (state[callee] == kOnStack) {
+        std::string path;
+        std::size_t from = stack.size();
+        while (from > 0 && stack[from - 1].function != callee) --from;
+        for (std::size_t k = from == 0 ? 0 : from - 1; k < stack.size(); ++k)
+          path += ctx.function_name(ir::FunctionId(stack[k].function)) + " -> ";
+        path += ctx.function_name(ir::FunctionId(callee));
+        ctx.report(fmt::format("recursion is not allowed: call cycle {}", path),
+                   Where{ir::FunctionId(top.function), {}, -1});
+      }
+    }
+  }
+}
+
+void build_typing_module(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  auto tm = std::make_unique<ir::Module>(m.shader().stage);
+  // Types and constants are interned in the input, so re-interning them in
+  // order gives each the same id; a different id means a duplicate entry.
+  for (std::uint32_t i = 0; i < m.type_count(); ++i) {
+    const ir::TypeId got = tm->intern(m.type(ir::TypeId(i)));
+    if (got.index() != i) {
+      ctx.report(fmt::format("t{} duplicates t{}; types are interned, each once", i, got.index()));
+      return;  // ids would not line up: typing checks are skipped
+    }
+  }
+  for (std::uint32_t i = 0; i < m.constant_count(); ++i) {
+    const ir::ConstantId got = tm->intern(m.constant(ir::ConstantId(i)));
+    if (got.index() != i) {
+      ctx.report(fmt::format("c{} duplicates c{}; constants are interned, each once", i, got.index()));
+      return;
+    }
+  }
+  for (std::uint32_t i = 0; i < m.variable_count(); ++i) {
+    ir::Variable v;
+    v.type = m.variable(ir::VariableId(i)).type;
+    tm->add_variable(std::move(v));
+  }
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+    const ir::Function& f = m.function(ir::FunctionId(i));
+    ir::Function signature;
+    signature.name = f.name;
+    signature.params = f.params;
+    signature.return_type = f.return_type;
+    tm->add_function(std::move(signature));
+  }
+  tm->reserve_registers(m.register_count());
+  for (std::uint32_t i = 0; i < m.register_count(); ++i) tm->new_register(m.reg(ir::RegisterId(i)).type);
+  ctx.typing_module = std::move(tm);
+}
+
+}  // namespace sluice::validator::detail
