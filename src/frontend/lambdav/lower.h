@@ -1,0 +1,183 @@
+// Lowering λV to IR. λV's functions are compile-time values, so lowering is
+// an evaluator over the resolved tree that emits IR as it goes (the report's
+// `translate` with environments instead of substitution):
+//
+//   lower(expr, env, pending, tail) -> Value
+//
+// `env` is the frame chain the expression's names live in; `pending` is the
+// stack of argument lists the expression's value will be applied to (the
+// report's A: `((if c f g) x)` applies x inside each branch); `tail` names
+// the rec-func whose tail position this is, if any. Arguments are lowered
+// once, before the function body, and reused as registers, so the output
+// grows with the source, not with substitution.
+//
+// Control flow: `if` becomes an If whose merge input is the value; in a
+// rec-func body's tail position each branch ends the block itself (Break
+// value, or Continue after a `rec`) and the If's merge block is Unreachable.
+// A rec-func becomes a Loop whose condition is LoopIf true, its parameters
+// Function-storage variables (stored before the loop and by `rec`, loaded at
+// the top of the body) and its result the loop merge block's input.
+//
+// Recursion: lower() calls itself once per nested expression and once per
+// inlined function body; a counted depth limit (CompileOptions::max_depth)
+// and a check of the remaining native stack stop runaway nesting with a
+// diagnostic, and a step budget stops programs whose inlining explodes.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/lambdav/ast.h"
+#include "frontend/lambdav/builtins.h"
+#include "frontend/lambdav/diagnostics.h"
+#include "frontend/lambdav/lambdav.h"
+#include "frontend/lambdav/resolve.h"
+#include "frontend/lambdav/values.h"
+#include "ir/builder.h"
+
+namespace sluice::lambdav {
+
+using Lowered = std::optional<Value>;  // nullopt: an error was reported
+
+// Boost's small_vector is contiguous but not a std::contiguous_range.
+template <class C>
+std::span<const typename C::value_type> as_span(const C& c) {
+  return {c.data(), c.size()};
+}
+
+inline constexpr std::uint32_t kNoTail = std::numeric_limits<std::uint32_t>::max();
+
+// Closures whose bodies have been lowered up to their value by the time an
+// argument list is applied (see apply_closure): applying the list is no
+// longer inside those bodies, so it may apply them again.
+struct Release {
+  std::uint32_t closure = 0;
+  const Release* next = nullptr;
+};
+
+// Arguments waiting to be applied, innermost application first.
+struct ArgList {
+  const Value* values = nullptr;
+  const NodeId* nodes = nullptr;  // where each argument is written
+  std::uint32_t count = 0;
+  NodeId call = kNoNode;          // the application
+  const ArgList* next = nullptr;
+  const Release* releases = nullptr;
+  std::span<const Value> args() const { return {values, count}; }
+};
+
+// A rec-func being lowered: the loop's variables and how `rec` feeds them.
+struct LoopFrame {
+  std::vector<ir::VariableId> vars;
+  std::vector<ir::TypeId> types;
+  std::uint32_t func = 0;  // FuncInfo index
+  std::uint32_t recs = 0;  // `rec`s lowered so far
+};
+
+class Lowerer {
+ public:
+  Lowerer(const Ast& ast, const Resolution& res, DiagnosticSink& sink, const CompileOptions& options,
+          ir::Module& m);
+
+  // Lowers the whole program into `main`; false after errors.
+  bool lower_program();
+  const CompileStats& stats() const { return stats_; }
+
+  // --- Expressions (lower.cpp) ---
+  Lowered lower(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail);
+  Lowered lower_value(NodeId e, const Frame* env) { return lower(e, env, nullptr, kNoTail); }
+
+ private:
+  bool enter(NodeId e);  // counts a step and a level; false (after reporting) past a limit
+  void leave() { --depth_; }
+
+  Lowered lower_apply(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail);
+  Lowered lower_let(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail);
+  Lowered lower_if(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail);
+  Lowered lower_short_circuit(NodeId e, const Frame* env, bool is_and);
+  Lowered apply_pending(Value v, const ArgList* pending, std::uint32_t tail);
+  Lowered apply_closure(std::uint32_t closure, const ArgList& args, const ArgList* rest, std::uint32_t tail);
+  Value make_closure(std::uint32_t func, const Frame* env);
+  Value lookup(const Frame* env, BindingRef b) const;
+  Frame* new_frame(const Frame* parent, std::uint32_t size);
+  std::string function_name(const Closure& c) const;
+
+  // --- rec-func and rec (lower_loop.cpp) ---
+  Lowered lower_rec_func(std::uint32_t closure, const ArgList& args, const ArgList* rest);
+  Lowered lower_rec(std::uint32_t loop, const ArgList& args, const ArgList* rest, std::uint32_t tail);
+  // Ends a tail position: Break with a run-time value; a Tail value has
+  // ended its block already. Gives τ of Rec τ (invalid for PureRec).
+  std::optional<ir::TypeId> finish_tail(const Value& v, NodeId at);
+  // The report's rec-match of two branch types (invalid = PureRec).
+  std::optional<ir::TypeId> rec_match(ir::TypeId a, ir::TypeId b, NodeId at);
+
+  // --- IR functions for closed first-order applications (lower_functions.cpp) ---
+  enum class CallOutcome { Called, Inline, Failed };
+  CallOutcome call_ir_function(std::uint32_t closure, const ArgList& args, Value& result);
+  std::uint32_t intern_closed(std::vector<std::uint32_t> key);
+
+  // --- Builtins (lower_builtins.cpp, lower_constructors.cpp) ---
+  Lowered lower_builtin(BuiltinId id, const ArgList& args);
+  Lowered apply_swizzle(Swizzle s, const ArgList& args);
+  Lowered arithmetic(BuiltinKind kind, Value a, Value b, NodeId at, std::string_view name);
+  Lowered compare(ir::Opcode op, Value a, Value b, NodeId at, std::string_view name, bool equality);
+  Lowered logic_eager(bool is_and, std::span<const Value> args, const ArgList& list);
+  Lowered float_op(const BuiltinInfo& bi, const ArgList& args);
+  Lowered vector_constructor(const BuiltinInfo& bi, const ArgList& args);
+  Lowered matrix_constructor(const BuiltinInfo& bi, const ArgList& args);
+  Lowered frag_coord();
+  // Broadcasts a Num to `target` (a vector or matrix type); folds constants.
+  Lowered splat(const Value& scalar, ir::TypeId target, NodeId at);
+  Lowered vector_from_parts(ir::TypeId type, std::span<const ir::Operand> parts, NodeId at);
+  // The same value as a composite constant when all parts are constants.
+  std::optional<ir::ConstantId> constant_composite(ir::TypeId type, std::span<const ir::Operand> parts);
+
+  // --- Emission helpers (lower.cpp) ---
+  Lowered emit(ir::Opcode op, std::initializer_list<ir::Operand> operands, NodeId at);
+  Lowered emit(ir::Opcode op, std::span<const ir::Operand> operands, NodeId at);
+  Lowered construct(ir::Opcode op, ir::TypeId type, std::span<const ir::Operand> operands, NodeId at);
+  bool terminate(ir::Opcode op, std::optional<ir::Operand> operand, NodeId at);
+  void set_location(NodeId at);
+
+  std::nullopt_t error(NodeId at, std::string message);
+  std::string describe(const Value& v) const;
+  std::string describe(ir::TypeId t) const;
+  const Node& node(NodeId id) const { return ast_.node(id); }
+
+  const Ast& ast_;
+  const Resolution& res_;
+  DiagnosticSink& sink_;
+  const CompileOptions& options_;
+  ir::Module& m_;
+  ir::Builder b_;
+  std::uint32_t source_file_ = 0;
+
+  Arena arena_;
+  std::deque<Closure> closures_;
+  std::deque<LoopFrame> loops_;
+  Frame* globals_ = nullptr;
+
+  struct KeyHash {
+    std::size_t operator()(const std::vector<std::uint32_t>& k) const noexcept;
+  };
+  std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, KeyHash> closed_ids_;
+  // (closed id, argument types...) -> the IR function, or kInline / kInProgress.
+  std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, KeyHash> ir_functions_;
+  std::map<std::string, std::uint32_t> function_names_;
+
+  ir::VariableId frag_coord_;
+  CompileStats stats_;
+  std::uint64_t max_steps_ = 0;
+  std::uint32_t depth_ = 0;
+  std::uintptr_t stack_limit_ = 0;  // lowest frame address lower() may use
+  bool too_large_reported_ = false;
+};
+
+}  // namespace sluice::lambdav

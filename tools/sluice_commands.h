@@ -1,0 +1,34 @@
+// The `sluice` driver's subcommands. Each one adds its options to its CLI11
+// subcommand and returns the action to run when the user picked it; main()
+// (sluice.cpp) registers every entry of kCommands, so a new subcommand is a
+// new file plus one line here.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+namespace sluice::tools {
+
+// Exit codes shared by all subcommands.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;     // bad input: diagnostics were printed
+inline constexpr int kExitUsage = 2;     // bad command line
+inline constexpr int kExitInternal = 3;  // a bug in Sluice (e.g. invalid IR from a front end)
+
+using CommandAction = std::function<int()>;
+
+struct CommandSpec {
+  std::string_view name;
+  std::string_view help;
+  CommandAction (*add)(CLI::App& sub);
+};
+
+CommandAction add_compile_command(CLI::App& sub);
+
+inline constexpr CommandSpec kCommands[] = {
+    {"compile", "Compile a shader (λV .lv) to IR, SPIR-V or GLSL", add_compile_command},
+};
+
+}  // namespace sluice::tools
