@@ -1,0 +1,94 @@
+// Constant folding: every unary, binary, built-in, constructor and extract
+// instruction whose operands are all constants becomes that constant.
+//
+// Algorithm: one pre-order transform_block walk per function. A register is
+// always defined before it is used in pre-order, so each instruction looks
+// at its operands through the Substitution of the registers folded so far
+// (cascades fold in the same walk); a foldable instruction is evaluated
+// (fold.h), its register recorded as replaced by the interned constant, and
+// the instruction removed. One sweep then rewrites the uses, terminators'
+// operands (If conditions, Merge values) included. Linear in instructions;
+// constants are interned through the module's hash table.
+//
+// Also: Select on a constant condition becomes the chosen operand, even
+// when that operand is not a constant.
+#include "transform/fold.h"
+#include "transform/passes.h"
+#include "transform/substitution.h"
+#include "transform/transformer.h"
+
+namespace sluice::transform {
+
+using namespace ir;
+
+namespace {
+
+bool foldable_family(Opcode op) {
+  const OpcodeInfo& oi = info(op);
+  if (oi.has_side_effects) return false;
+  switch (oi.family) {
+    case OpcodeFamily::Unary:
+    case OpcodeFamily::Binary:
+    case OpcodeFamily::BuiltIn:
+    case OpcodeFamily::Construct:
+    case OpcodeFamily::Extract: return true;
+    default: return false;
+  }
+}
+
+// select(c, a, b) with a constant c whose components all agree.
+std::optional<Operand> chosen_by_select(const Module& m, std::span<const Operand> ops, TypeId result_type) {
+  if (ops.size() != 3 || !ops[0].is_constant()) return std::nullopt;
+  if (fold::depends_on_spec_constant(m, ops[0].as_constant())) return std::nullopt;
+  const Constant& c = m.constant(ops[0].as_constant());
+  std::optional<bool> all;
+  if (!c.is_composite()) {
+    all = c.as_bool();
+  } else {
+    for (ConstantId part : c.components) {
+      const bool b = m.constant(part).as_bool();
+      if (all && *all != b) return std::nullopt;
+      all = b;
+    }
+  }
+  if (!all) return std::nullopt;
+  const Operand pick = *all ? ops[1] : ops[2];
+  if (m.type_of(pick) != result_type) return std::nullopt;
+  return pick;
+}
+
+}  // namespace
+
+PassResult fold_constants(Module& m) {
+  bool changed = false;
+  auto s = transform::for_each_function(
+      m, [](FunctionId) { return true; },
+      [&](FunctionId f, BlockId entry) -> Status {
+        Substitution subst;
+        OperandList resolved;
+        auto walked = transform_block(m, f, entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
+          if (site.is_terminator || !inst.result.valid() || !foldable_family(inst.opcode)) return {};
+          resolved.assign(inst.operands.begin(), inst.operands.end());
+          for (Operand& o : resolved) o = subst.resolve(o);
+          const TypeId type = m.reg(inst.result).type;
+          const std::span<const Operand> operands(resolved.data(), resolved.size());
+          std::optional<Operand> value;
+          if (inst.opcode == Opcode::Select) value = chosen_by_select(m, operands, type);
+          if (!value) {
+            if (auto c = fold::evaluate(fold::Evaluation{m, inst.opcode, inst.aux, type, operands})) value = *c;
+          }
+          if (!value || !subst.replace(inst.result, *value)) return {};
+          return {Transform::remove()};
+        });
+        if (!walked) return walked;
+        if (!subst.empty()) {
+          subst.apply(m.function(f));
+          changed = true;
+        }
+        return ok();
+      });
+  if (!s) return Error{s.error()};
+  return changed;
+}
+
+}  // namespace sluice::transform

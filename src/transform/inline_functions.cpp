@@ -1,0 +1,299 @@
+// Inlining of IR functions. A call `r = Call g (args)` becomes:
+//
+//   head:   Declare: fresh copies of g's parameters
+//           Store p_in a                     (in: the value)
+//           t = Load a; Store p_inout t      (inout: copy in)
+//           DoLoop
+//     body:      a copy of g's blocks, fresh registers and variables,
+//                every `Return v` turned into `Break v`
+//     condition: LoopIf true (false when g returns nothing)
+//   merge:  Input: the return value
+//           t = Load p_out; Store a t        (out, inout: copy back)
+//           r = Alias <input>                (the call's register stays)
+//           ... the rest of the caller's block
+//
+// The DoLoop is entered once and left only by the Breaks, so the loop
+// merge input carries the return value (docs/ir.md, "Merge inputs");
+// simplify-cfg, run at the end of this pass, removes the wrapper when the
+// callee returned only at its end. GLSL semantics are kept: arguments are
+// copied in and out, never aliased.
+//
+// Not inlined: recursive functions (a cycle in the call graph), functions
+// that return from inside a loop or switch (a Break there would leave the
+// inner construct, not the inlined body), and calls that would grow the
+// caller past InlineOptions::max_function_instructions.
+//
+// Algorithm: a depth-first walk of the call graph with an explicit stack
+// gives callees before callers and marks every function on a cycle; each
+// function is then transformed once with transform_block, and each call
+// site copies an already final callee. Linear in the size of the output.
+#include <unordered_map>
+
+#include "ir/operands.h"
+#include "ir/structure.h"
+#include "ir/traversal.h"
+#include "ir/typing.h"
+#include "transform/passes.h"
+#include "transform/transformer.h"
+
+namespace sluice::transform {
+
+using namespace ir;
+
+namespace {
+
+std::vector<FunctionId> callees(const Function& f) {
+  std::vector<FunctionId> out;
+  if (!f.entry.valid()) return out;
+  visit(f, [&](const BlockVisit&, const Block& b) {
+    for (const Instruction& inst : b.instructions)
+      if (inst.opcode == Opcode::Call && !inst.operands.empty() && inst.operands[0].is_function())
+        out.push_back(inst.operands[0].as_function());
+    return VisitAction::VisitSubBlocks;
+  });
+  return out;
+}
+
+class Inliner {
+ public:
+  Inliner(Module& m, const InlineOptions& options)
+      : m_(m), options_(options), recursive_(m.function_count()), inlinable_(m.function_count()),
+        size_(m.function_count()) {}
+
+  PassResult run() {
+    const std::vector<FunctionId> order = callees_first();
+    for (FunctionId f : order) inlinable_[f.index()] = can_inline(f);
+    bool changed = false;
+    for (FunctionId f : order) {
+      bool here = false;
+      auto s = transform_block(m_, f, m_.function(f).entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
+        if (inst.opcode != Opcode::Call || inst.operands.empty() || !inst.operands[0].is_function()) return {};
+        const FunctionId callee = inst.operands[0].as_function();
+        if (callee.index() >= m_.function_count() || callee == f || !inlinable_[callee.index()]) return {};
+        if (size_[f.index()] + size_[callee.index()] > options_.max_function_instructions) return {};
+        if (!well_formed_call(callee, inst)) return {};
+        auto head = inline_call(f, callee, inst);
+        if (!head) return {};
+        size_[f.index()] += size_[callee.index()];
+        here = true;
+        return {Transform::add_block(*head)};
+      });
+      if (!s) return Error{s.error()};
+      changed = changed || here;
+    }
+    if (changed) {
+      if (auto r = simplify_control_flow(m_); !r) return r;
+    }
+    return changed;
+  }
+
+ private:
+  // Post-order of the call graph; functions on a cycle are marked recursive.
+  std::vector<FunctionId> callees_first() {
+    enum : std::uint8_t { Unseen, Open, Done };
+    std::vector<std::uint8_t> state(m_.function_count(), Unseen);
+    std::vector<FunctionId> order;
+    struct Frame {
+      FunctionId f;
+      std::vector<FunctionId> next;
+      std::size_t i = 0;
+    };
+    for (std::uint32_t root = 0; root < m_.function_count(); ++root) {
+      if (state[root] != Unseen) continue;
+      std::vector<Frame> stack;
+      stack.push_back(Frame{FunctionId(root), callees(m_.function(FunctionId(root))), 0});
+      state[root] = Open;
+      while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.i == top.next.size()) {
+          state[top.f.index()] = Done;
+          order.push_back(top.f);
+          size_[top.f.index()] = count_instructions(m_.function(top.f));
+          stack.pop_back();
+          continue;
+        }
+        const FunctionId g = top.next[top.i++];
+        if (g.index() >= m_.function_count()) continue;
+        if (state[g.index()] == Open) {
+          // A cycle: every function from g up to here is on it.
+          for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            recursive_[it->f.index()] = true;
+            if (it->f == g) break;
+          }
+          continue;
+        }
+        if (state[g.index()] == Done) continue;
+        state[g.index()] = Open;
+        stack.push_back(Frame{g, callees(m_.function(g)), 0});
+      }
+    }
+    return order;
+  }
+
+  static std::size_t count_instructions(const Function& f) {
+    std::size_t n = 0;
+    if (f.entry.valid()) visit(f, [&](const BlockVisit&, const Block& b) {
+        n += b.instructions.size();
+        return VisitAction::VisitSubBlocks;
+      });
+    return n;
+  }
+
+  bool can_inline(FunctionId id) {
+    const Function& f = m_.function(id);
+    if (recursive_[id.index()] || !f.entry.valid()) return false;
+    const auto ctx = compute_block_contexts(f);
+    bool ok = true;
+    visit(f, [&](const BlockVisit& v, const Block& b) {
+      const auto op = b.terminator_opcode();
+      if (op == Opcode::Return && (ctx[v.id.index()].break_target.valid() || ctx[v.id.index()].loop.valid())) {
+        ok = false;
+        return VisitAction::Stop;
+      }
+      return VisitAction::VisitSubBlocks;
+    });
+    return ok;
+  }
+
+  // Argument count and result type as the callee declares them; out/inout
+  // arguments are pointers. (The validator checks this; here it only keeps
+  // malformed IR from being copied.)
+  bool well_formed_call(FunctionId callee, const Instruction& call) const {
+    const Function& g = m_.function(callee);
+    if (call.operands.size() != g.params.size() + 1) return false;
+    if (call.result.valid() && m_.reg(call.result).type != g.return_type) return false;
+    for (std::size_t i = 0; i < g.params.size(); ++i) {
+      const Operand a = call.operands[i + 1];
+      if (g.params[i].direction != ParamDirection::In && !is_pointer(m_, m_.type_of(a))) return false;
+    }
+    return true;
+  }
+
+  // Builds the inlined chain in `caller` and returns its head block.
+  std::optional<BlockId> inline_call(FunctionId caller, FunctionId callee, const Instruction& call) {
+    const Function& g = m_.function(callee);
+    const Operand* args = call.operands.data() + 1;
+    std::unordered_map<std::uint32_t, VariableId> variables;
+    std::unordered_map<std::uint32_t, RegisterId> registers;
+    std::unordered_map<std::uint32_t, BlockId> blocks;
+    auto copy_variable = [&](VariableId v) {
+      auto [it, fresh] = variables.try_emplace(v.index());
+      if (fresh) {
+        Variable copy = m_.variable(v);
+        it->second = m_.add_variable(std::move(copy));
+      }
+      return it->second;
+    };
+    auto copy_register = [&](RegisterId r) {
+      auto [it, fresh] = registers.try_emplace(r.index());
+      if (fresh) {
+        const RegisterInfo info = m_.reg(r);
+        it->second = m_.new_register(info.type, info.precision);
+      }
+      return it->second;
+    };
+    std::vector<BlockId> order;
+    visit(g, [&](const BlockVisit& v, const Block&) {
+      order.push_back(v.id);
+      return VisitAction::VisitSubBlocks;
+    });
+    // Block ids first: adding blocks may move the caller's table, never the callee's.
+    for (BlockId b : order) blocks[b.index()] = m_.function(caller).add_block();
+    const BlockId head = m_.function(caller).add_block();
+    const BlockId condition = m_.function(caller).add_block();
+    const BlockId merge = m_.function(caller).add_block();
+
+    std::vector<Instruction> prologue, epilogue;
+    std::vector<VariableId> declared;
+    auto emit = [&](std::vector<Instruction>& out, Opcode op, std::initializer_list<Operand> ops) -> RegisterId {
+      auto inst = make(m_, op, std::span<const Operand>(ops.begin(), ops.size()));
+      if (!inst) return {};
+      out.push_back(*inst);
+      return inst->result;
+    };
+    for (std::size_t i = 0; i < g.params.size(); ++i) {
+      const FunctionParam& p = g.params[i];
+      const VariableId local = copy_variable(p.variable);
+      declared.push_back(local);
+      if (p.direction == ParamDirection::In) {
+        emit(prologue, Opcode::Store, {local, args[i]});
+      } else {
+        if (p.direction == ParamDirection::InOut) emit(prologue, Opcode::Store, {local, emit(prologue, Opcode::Load, {args[i]})});
+        emit(epilogue, Opcode::Store, {args[i], emit(epilogue, Opcode::Load, {local})});
+      }
+    }
+
+    auto map_operand = [&](Operand o) {
+      if (o.is_register()) {
+        auto it = registers.find(o.value());
+        return it == registers.end() ? o : Operand(it->second);
+      }
+      if (o.is_variable()) {
+        auto it = variables.find(o.value());
+        return it == variables.end() ? o : Operand(it->second);
+      }
+      return o;
+    };
+    auto map_block = [&](BlockId b) {
+      auto it = b.valid() ? blocks.find(b.index()) : blocks.end();
+      return it == blocks.end() ? BlockId{} : it->second;
+    };
+    // Definitions first, so that every use finds its fresh register.
+    for (BlockId b : order) {
+      const Block& src = g.block(b);
+      if (src.merge_input.valid()) copy_register(src.merge_input);
+      for (const Instruction& inst : src.instructions)
+        if (inst.result.valid()) copy_register(inst.result);
+    }
+    for (BlockId b : order) {
+      Block copy = g.block(b);  // g's table does not move: only the caller's grows
+      for (VariableId& v : copy.declarations) v = copy_variable(v);
+      if (copy.merge_input.valid()) copy.merge_input = registers[copy.merge_input.index()];
+      for (Instruction& inst : copy.instructions) {
+        if (inst.result.valid()) inst.result = registers[inst.result.index()];
+        rewrite_operands(inst, map_operand);
+        if (inst.opcode == Opcode::Return) inst.opcode = Opcode::Break;
+      }
+      for (BlockId& s : copy.sub_blocks_storage) s = map_block(s);
+      for (BlockId& s : copy.case_blocks) s = map_block(s);
+      copy.merge = map_block(copy.merge);
+      m_.function(caller).block(blocks[b.index()]) = std::move(copy);
+    }
+
+    Function& f = m_.function(caller);
+    const bool returns_value = g.return_type.valid() && g.return_type != predefined::kVoid;
+    Block& h = f.block(head);
+    h.declarations = declared;
+    h.instructions = std::move(prologue);
+    h.instructions.emplace_back();
+    h.instructions.back().opcode = Opcode::DoLoop;
+    h.sub_blocks_storage[0] = condition;
+    h.sub_blocks_storage[1] = blocks[g.entry.index()];
+    h.merge = merge;
+    Block& c = f.block(condition);
+    c.instructions.emplace_back();
+    c.instructions.back().opcode = Opcode::LoopIf;
+    c.instructions.back().operands.push_back(returns_value ? predefined::kTrue : predefined::kFalse);
+    Block& t = f.block(merge);
+    if (returns_value) t.merge_input = m_.new_register(g.return_type, g.return_precision);
+    t.instructions = std::move(epilogue);
+    if (returns_value && call.result.valid()) {
+      auto alias = make_alias(m_, call.result, m_.function(caller).block(merge).merge_input);
+      if (!alias) return std::nullopt;
+      m_.function(caller).block(merge).instructions.push_back(*alias);
+    }
+    return head;
+  }
+
+  Module& m_;
+  InlineOptions options_;
+  std::vector<bool> recursive_;
+  std::vector<bool> inlinable_;
+  std::vector<std::size_t> size_;
+};
+
+}  // namespace
+
+PassResult inline_functions(Module& m, const InlineOptions& options) { return Inliner(m, options).run(); }
+
+}  // namespace sluice::transform

@@ -1,0 +1,120 @@
+// The pass registry and pipeline runner. Pipelines:
+//   O0: dealias — Alias is a transformation aid no output understands.
+//   O1: dealias; then fold → simplify-cfg → cse → dce repeated while any of
+//       them changes something (at most 4 rounds: each round is linear, so
+//       the pipeline is too); then unused-resources (resources no
+//       instruction uses any more, as spirv-opt -O drops them) and dealias. Inlining is not in O1: it is for
+//       targets or users that ask for it (--passes=inline,...).
+#include "transform/pass_manager.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "ir/dump.h"
+
+namespace sluice::transform {
+
+PassManager::PassManager() {
+  add({"dealias", "remove Alias instructions, pointing their uses at the aliased value", dealias});
+  add({"fold", "fold operations on constants (float32 IEEE-754, integer wrap-around)", fold_constants});
+  add({"simplify-cfg", "If/Loop/DoLoop on constants, NextBlock chains stitched", simplify_control_flow});
+  add({"cse", "common-subexpression elimination over the dominance tree", eliminate_common_subexpressions});
+  add({"unreachable-code", "drop merge blocks nothing reaches", eliminate_unreachable_code});
+  add({"dead-registers", "drop unused pure instructions and unread merge inputs", eliminate_dead_registers});
+  add({"unused-variables", "drop Function/Private variables nobody reads", remove_unused_variables});
+  add({"unused-functions", "drop functions the entry point never calls", remove_unused_functions});
+  add({"unused-resources", "drop uniform/buffer/sampler/shared globals no instruction uses", remove_unused_resources});
+  add({"dce", "unreachable-code, unused-functions, unused-variables, dead-registers", eliminate_dead_code});
+  add({"inline", "inline calls to IR functions (in/out/inout copied)",
+       [](ir::Module& m) { return inline_functions(m); }});
+}
+
+void PassManager::add(PassInfo pass) {
+  for (PassInfo& p : passes_) {
+    if (p.name == pass.name) {
+      p = std::move(pass);
+      return;
+    }
+  }
+  passes_.push_back(std::move(pass));
+}
+
+const PassInfo* PassManager::find(std::string_view name) const {
+  for (const PassInfo& p : passes_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+Result<Pipeline> PassManager::pipeline(std::string_view level) const {
+  if (level.starts_with('-')) level.remove_prefix(1);
+  if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
+  if (level == "O1")
+    return Pipeline{{Stage{{"dealias"}, 1}, Stage{{"fold", "simplify-cfg", "cse", "dce"}, 4},
+                     Stage{{"unused-resources", "dealias"}, 1}}};
+  return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
+}
+
+Result<Pipeline> PassManager::parse_pass_list(std::string_view list) const {
+  Pipeline p;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    if (name.empty()) continue;
+    if (!find(name)) {
+      std::string known;
+      for (const PassInfo& info : passes_) known += (known.empty() ? "" : ", ") + info.name;
+      return Error{fmt::format("unknown pass '{}' (known: {})", name, known)};
+    }
+    p.stages.push_back(Stage{{std::string(name)}, 1});
+  }
+  return p;
+}
+
+namespace {
+
+std::string list_problems(const std::vector<std::string>& problems) {
+  std::string out;
+  for (const std::string& p : problems) out += "\n  " + p;
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pipeline,
+                                              const RunOptions& options) const {
+  std::vector<PassRun> runs;
+  if (options.validate) {
+    if (auto problems = options.validate(m); !problems.empty())
+      return Error{fmt::format("the input IR is invalid (before any pass):{}", list_problems(problems))};
+  }
+  for (const Stage& stage : pipeline.stages) {
+    for (unsigned round = 0; round < std::max(1u, stage.max_rounds); ++round) {
+      bool changed = false;
+      for (const std::string& name : stage.passes) {
+        const PassInfo* pass = find(name);
+        if (!pass) return Error{fmt::format("unknown pass '{}'", name)};
+        const auto start = std::chrono::steady_clock::now();
+        auto result = pass->run(m);
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        if (!result) return Error{fmt::format("pass '{}' failed: {}", name, result.error())};
+        runs.push_back(PassRun{name, *result, took.count()});
+        changed = changed || *result;
+        if (options.print_after_all && options.print) options.print(name, m);
+        if (options.validate) {
+          if (auto problems = options.validate(m); !problems.empty())
+            return Error{fmt::format("pass '{}' broke the IR:{}", name, list_problems(problems))};
+        }
+      }
+      if (!changed) break;
+    }
+  }
+  return runs;
+}
+
+std::string describe_after_pass(std::string_view pass, const ir::Module& m) {
+  return fmt::format("; IR after {}\n{}", pass, ir::dump(m));
+}
+
+}  // namespace sluice::transform

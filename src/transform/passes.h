@@ -1,0 +1,57 @@
+// The passes. Each takes a module and returns whether it changed anything,
+// or an error value; none aborts or throws on any input. Each leaves the IR
+// valid when given valid IR (tests run the validator after every pass), and
+// each is linear in the size of the module, or n log n (tests at 10^5 and
+// 10^6 instructions, timed in bench/transform_bench.cpp). docs/ir.md,
+// "Transformations", describes them; every pass file opens with its
+// algorithm.
+#pragma once
+
+#include <cstddef>
+
+#include "ir/module.h"
+#include "ir/result.h"
+
+namespace sluice::transform {
+
+using PassResult = Result<bool>;
+
+// Removes every Alias, pointing its uses at what it aliases. Outputs need it.
+PassResult dealias(ir::Module& m);
+
+// Evaluates unary, binary, built-in, constructor and extract instructions
+// whose operands are constants (constant_folding.cpp says exactly how).
+PassResult fold_constants(ir::Module& m);
+
+// If on a constant, Loop on a constant false, DoLoop that runs its body
+// once, and NextBlock chains stitched into one block.
+PassResult simplify_control_flow(ir::Module& m);
+
+// Merge blocks nothing reaches become `Unreachable`; what followed is dropped.
+PassResult eliminate_unreachable_code(ir::Module& m);
+// Registers without side effects and without uses; merge inputs nobody reads.
+PassResult eliminate_dead_registers(ir::Module& m);
+// Function and Private variables nobody reads (their stores go too).
+PassResult remove_unused_variables(ir::Module& m);
+// Uniform, storage, push-constant, sampler/image and shared globals that no
+// instruction uses (inputs, outputs and Private variables stay).
+PassResult remove_unused_resources(ir::Module& m);
+// Functions the entry point never calls.
+PassResult remove_unused_functions(ir::Module& m);
+// The four above, in an order where each feeds the next.
+PassResult eliminate_dead_code(ir::Module& m);
+
+// Pure instructions computed twice where the first dominates the second.
+PassResult eliminate_common_subexpressions(ir::Module& m);
+
+struct InlineOptions {
+  // A caller stops taking inlined bodies once it has this many
+  // instructions, which bounds the output (inlining can otherwise grow a
+  // module exponentially).
+  std::size_t max_function_instructions = 200000;
+};
+// Replaces calls by the callee's body, copying arguments in and out as
+// in/out/inout require.
+PassResult inline_functions(ir::Module& m, const InlineOptions& options = {});
+
+}  // namespace sluice::transform
