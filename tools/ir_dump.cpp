@@ -1,7 +1,9 @@
-// ir-dump: reads a module in the IR's text form (.ir) and prints it back as
-// the dump writes it, or as a Graphviz graph; optionally validates it.
+// ir-dump: reads a module in the IR's text form (.ir) — or builds one from
+// λV (.lv) or GLSL (.vert/.frag/.comp) with the front ends, before any pass —
+// and prints it as the dump writes it, or as a Graphviz graph; optionally
+// validates it.
 //
-//   ir-dump [--validate] [--dot] FILE.ir     (FILE "-" reads stdin)
+//   ir-dump [--validate] [--dot] FILE     (FILE "-" reads stdin as .ir)
 //
 // Exit status: 0 on success, 1 when the file cannot be read or parsed or
 // (with --validate) the module has problems, 2 for bad command lines.
@@ -15,6 +17,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "frontend/glsl/glsl_frontend.h"
+#include "frontend/lambdav/lambdav.h"
 #include "ir/dot.h"
 #include "ir/dump.h"
 #include "ir/parse.h"
@@ -38,6 +42,27 @@ std::optional<std::string> read_input(const std::string& path) {
   return text.str();
 }
 
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The module a file describes: parsed .ir text, or a front end's output.
+sluice::ir::ParseResult load_module(const std::string& text, const std::string& name) {
+  if (ends_with(name, ".lv")) {
+    sluice::lambdav::CompileOptions options;
+    options.file_name = name;
+    auto r = sluice::lambdav::compile(text, options);
+    return {std::move(r.module), std::move(r.diagnostics)};
+  }
+  if (sluice::glsl::stage_from_path(name)) {
+    sluice::glsl::Options options;
+    options.auto_map_locations = options.auto_map_bindings = true;
+    auto r = sluice::glsl::compile(text, name, options);
+    return {std::move(r.module), std::move(r.diagnostics)};
+  }
+  return sluice::ir::parse_module(text, name);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,7 +71,8 @@ int main(int argc, char** argv) {
   std::string path;
   bool validate = false;
   bool as_dot = false;
-  app.add_option("FILE", path, "the .ir file to read; - reads stdin")->required();
+  app.add_option("FILE", path, "the .ir, .lv, .vert, .frag or .comp file to read; - reads .ir from stdin")
+      ->required();
   app.add_flag("--validate", validate, "check the module's invariants; exit 1 on problems");
   app.add_flag("--dot", as_dot, "print a Graphviz graph of the block trees instead of the dump");
   CLI11_PARSE(app, argc, argv);
@@ -57,7 +83,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string name = path == "-" ? "<stdin>" : path;
-  sluice::ir::ParseResult parsed = sluice::ir::parse_module(*text, name);
+  sluice::ir::ParseResult parsed = load_module(*text, name);
   if (!parsed.ok()) {
     std::cerr << sluice::render(parsed.diagnostics, *text);
     return 1;

@@ -1,14 +1,12 @@
-# The `sluice` driver (tools/sluice*.cpp): subcommands in sluice_commands.h.
-if(TARGET sluice_lambdav AND TARGET CLI11::CLI11)
-  file(GLOB sluice_driver_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/sluice*.cpp)
-  add_executable(sluice ${sluice_driver_sources})
-  target_link_libraries(sluice PRIVATE sluice_lambdav sluice_ir CLI11::CLI11)
-  target_compile_definitions(sluice PRIVATE SLUICE_VERSION="${PROJECT_VERSION}")
-  if(TARGET sluice_validator)
-    target_link_libraries(sluice PRIVATE sluice_validator)
-    target_compile_definitions(sluice PRIVATE SLUICE_HAVE_VALIDATOR=1)
-  endif()
-endif()
+# The `sluice` driver: every tools/*.cpp but ir-dump's; subcommands are
+# listed in sluice_commands.h.
+file(GLOB sluice_driver_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+list(REMOVE_ITEM sluice_driver_sources ${CMAKE_CURRENT_SOURCE_DIR}/ir_dump.cpp)
+add_executable(sluice ${sluice_driver_sources})
+target_link_libraries(sluice PRIVATE sluice_lambdav sluice_glsl_frontend sluice_transform sluice_spirv_output
+  sluice_glsl_output sluice_exec sluice_exec_glslang sluice_validator sluice_ir CLI11::CLI11)
+target_include_directories(sluice PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(sluice PRIVATE SLUICE_VERSION="${PROJECT_VERSION}" SLUICE_HAVE_VALIDATOR=1)
 
 # The driver tests (tests/tools) run the sluice binary: build it with them.
 # The test target is made after this file is read, hence the deferred call.

@@ -26,9 +26,13 @@ struct CommandSpec {
 };
 
 CommandAction add_compile_command(CLI::App& sub);
+CommandAction add_render_command(CLI::App& sub);
+CommandAction add_xcheck_command(CLI::App& sub);
 
 inline constexpr CommandSpec kCommands[] = {
-    {"compile", "Compile a shader (λV .lv) to IR, SPIR-V or GLSL", add_compile_command},
+    {"compile", "Compile shaders (λV .lv, GLSL .vert/.frag/.comp) to IR, SPIR-V or GLSL", add_compile_command},
+    {"render", "Compile a fragment shader and draw it to a PNG or PFM picture", add_render_command},
+    {"xcheck", "Run shaders several ways (glslang, Sluice SPIR-V, Sluice GLSL) and compare", add_xcheck_command},
 };
 
 }  // namespace sluice::tools

@@ -228,6 +228,24 @@ Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<
     case Opcode::TextureQueryLevels:
     case Opcode::TextureSamples: return kInt;
     case Opcode::ImageLoad: return m.vector_type(sampled, 4);
+    case Opcode::ImageAtomicAdd:
+    case Opcode::ImageAtomicMin:
+    case Opcode::ImageAtomicMax:
+    case Opcode::ImageAtomicAnd:
+    case Opcode::ImageAtomicOr:
+    case Opcode::ImageAtomicXor:
+    case Opcode::ImageAtomicExchange:
+    case Opcode::ImageAtomicCompSwap: {
+      if (!image->image.storage || (sampled != ScalarKind::Int && sampled != ScalarKind::Uint))
+        return fail(op, "needs an int or uint storage image");
+      const std::size_t values = op == Opcode::ImageAtomicCompSwap ? 2 : 1;
+      if (ops.size() != 2 + (image->image.multisampled ? 1 : 0) + values)
+        return fail(op, "takes the image, coordinate, the sample if multisampled, and the value(s)");
+      const TypeId scalar = m.scalar_type(sampled);
+      for (std::size_t i = ops.size() - values; i < ops.size(); ++i)
+        if (m.type_of(ops[i]) != scalar) return fail(op, "values must have the image's sampled type");
+      return scalar;
+    }
     default: return fail(op, "not a texture opcode");
   }
 }
@@ -341,6 +359,45 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
       if (!is_int_like(m, t(0)) || t(0) != t(1) || !is_int_like(m, t(2)) || !is_int_like(m, t(3)))
         return fail(op, "needs base and insert of one integer type, offset and count");
       return t(0);
+    case Opcode::PackSnorm4x8:
+    case Opcode::PackUnorm4x8:
+      if (t(0) != predefined::kVec4) return fail(op, "needs a vec4");
+      return predefined::kUint;
+    case Opcode::PackSnorm2x16:
+    case Opcode::PackUnorm2x16:
+    case Opcode::PackHalf2x16:
+      if (t(0) != predefined::kVec2) return fail(op, "needs a vec2");
+      return predefined::kUint;
+    case Opcode::UnpackSnorm4x8:
+    case Opcode::UnpackUnorm4x8:
+      if (t(0) != predefined::kUint) return fail(op, "needs a uint");
+      return predefined::kVec4;
+    case Opcode::UnpackSnorm2x16:
+    case Opcode::UnpackUnorm2x16:
+    case Opcode::UnpackHalf2x16:
+      if (t(0) != predefined::kUint) return fail(op, "needs a uint");
+      return predefined::kVec2;
+    case Opcode::Modf:
+      if (!is_float_like(m, t(0)) || !is_pointer(m, t(1)) || pointee(m, t(1)) != t(0))
+        return fail(op, "needs a float value and a pointer to its type");
+      return t(0);
+    case Opcode::Frexp:
+      if (!is_float_like(m, t(0)) || !is_pointer(m, t(1)) || pointee(m, t(1)) != with_kind(m, t(0), ScalarKind::Int))
+        return fail(op, "needs a float value and a pointer to an int of its size");
+      return t(0);
+    case Opcode::UaddCarry:
+    case Opcode::UsubBorrow:
+      if (!is_kind(m, t(0), ScalarKind::Uint) || t(1) != t(0) || !is_pointer(m, t(2)) || pointee(m, t(2)) != t(0))
+        return fail(op, "needs two uint values of one type and a pointer to that type");
+      return t(0);
+    case Opcode::UmulExtended:
+    case Opcode::ImulExtended: {
+      const ScalarKind k = op == Opcode::UmulExtended ? ScalarKind::Uint : ScalarKind::Int;
+      if (!is_kind(m, t(0), k) || t(1) != t(0) || !is_pointer(m, t(2)) || pointee(m, t(2)) != t(0) ||
+          !is_pointer(m, t(3)) || pointee(m, t(3)) != t(0))
+        return fail(op, "needs two integer values of one type and two pointers to that type");
+      return kVoid;
+    }
     default:
       return fail(op, "has no typing rule");
   }

@@ -2,9 +2,11 @@
 //   O0: dealias — Alias is a transformation aid no output understands.
 //   O1: dealias; then fold → simplify-cfg → cse → dce repeated while any of
 //       them changes something (at most 4 rounds: each round is linear, so
-//       the pipeline is too); then unused-resources (resources no
-//       instruction uses any more, as spirv-opt -O drops them) and dealias. Inlining is not in O1: it is for
-//       targets or users that ask for it (--passes=inline,...).
+//       the pipeline is too); then dealias. O1 keeps the shader's interface
+//       as declared: unused-resources (which drops resources no instruction
+//       uses, as spirv-opt -O does) changes what reflection and the
+//       application see, so it runs only when asked for by name, like
+//       inlining (--passes=...,unused-resources).
 #include "transform/pass_manager.h"
 
 #include <chrono>
@@ -51,7 +53,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
   if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
   if (level == "O1")
     return Pipeline{{Stage{{"dealias"}, 1}, Stage{{"fold", "simplify-cfg", "cse", "dce"}, 4},
-                     Stage{{"unused-resources", "dealias"}, 1}}};
+                     Stage{{"dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
 }
 

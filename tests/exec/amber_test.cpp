@@ -131,7 +131,7 @@ TEST_CASE("buffer data is laid out as Amber lays it out") {
   CHECK(second == 20);
 }
 
-TEST_CASE("a script runs and its EXPECT passes; a wrong expectation fails with both values") {
+TEST_CASE("a script runs and its EXPECT passes, a wrong expectation fails with both values") {
   Runner& runner = test::shared_runner();
   auto script = parse_script(kRedIfLess);
   REQUIRE(script.ok());

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -69,18 +70,19 @@ std::string golden(const std::string& name) { return read_file(sluice::testing::
 
 TEST_CASE("sluice compile --emit ir prints the IR dump") {
   Scratch s;
-  const Run r = run_sluice(s, "compile " + quote(example("yellow.lv")) + " --emit ir");
+  // -O0 runs no optimisation, so the IR is the front end's.
+  const Run r = run_sluice(s, "compile " + quote(example("yellow.lv")) + " --emit ir -O0");
   CHECK(r.code == 0);
   CHECK(r.err.empty());
   CHECK(r.out == golden("lambdav_yellow.ir"));
   // ir is the default target.
-  CHECK(run_sluice(s, "compile " + quote(example("yellow.lv"))).out == r.out);
+  CHECK(run_sluice(s, "compile -O0 " + quote(example("yellow.lv"))).out == r.out);
 }
 
 TEST_CASE("sluice compile -o writes the file and nothing else") {
   Scratch s;
   const fs::path out = s.dir / "nat-fold.ir";
-  const Run r = run_sluice(s, "compile " + quote(example("nat-fold.lv")) + " -o " + quote(out.string()));
+  const Run r = run_sluice(s, "compile -O0 " + quote(example("nat-fold.lv")) + " -o " + quote(out.string()));
   CHECK(r.code == 0);
   CHECK(r.out.empty());
   CHECK(r.err.empty());
@@ -89,7 +91,7 @@ TEST_CASE("sluice compile -o writes the file and nothing else") {
 
 TEST_CASE("sluice compile - reads standard input") {
   Scratch s;
-  const Run r = run_sluice(s, "compile -", example("gradient.lv"));
+  const Run r = run_sluice(s, "compile -O0 -", example("gradient.lv"));
   CHECK(r.code == 0);
   CHECK(r.out == golden("lambdav_gradient.ir"));
 }
@@ -111,18 +113,105 @@ TEST_CASE("compile errors: diagnostics on stderr, exit code 1, no output file") 
   CHECK_THAT(piped.err, Catch::StartsWith("<stdin>:2:1: error: vector constructor size mismatch"));
 }
 
-TEST_CASE("targets that do not exist yet say so and write nothing") {
+TEST_CASE("every target: spv, spvasm and glsl") {
   Scratch s;
-  for (const char* target : {"spv", "spvasm", "glsl"}) {
-    INFO(target);
-    const fs::path out = s.dir / "out.bin";
-    const Run r = run_sluice(s, "compile " + quote(example("yellow.lv")) + " --emit " + target + " -o " + quote(out.string()));
-    CHECK(r.code == 1);
-    CHECK(r.out.empty());
-    CHECK_THAT(r.err, Catch::Contains(std::string("--emit ") + target));
-    CHECK_THAT(r.err, Catch::Contains("not available yet"));
-    CHECK_FALSE(fs::exists(out));
+  const fs::path spv = s.dir / "nat-fold.spv";
+  // -o x.spv implies --emit spv.
+  const Run bin = run_sluice(s, "compile " + quote(example("nat-fold.lv")) + " --validate -o " + quote(spv.string()));
+  CHECK(bin.code == 0);
+  CHECK(bin.err.empty());
+  const std::string words = read_file(spv.string());
+  REQUIRE(words.size() >= 20);
+  CHECK(words.size() % 4 == 0);
+  CHECK(static_cast<unsigned char>(words[0]) == 0x03);  // 0x07230203, little-endian
+  CHECK(static_cast<unsigned char>(words[3]) == 0x07);
+
+  const Run text = run_sluice(s, "compile " + quote(example("nat-fold.lv")) + " --emit spvasm");
+  CHECK(text.code == 0);
+  CHECK_THAT(text.out, Catch::Contains("OpEntryPoint Fragment %main \"main\""));
+  CHECK_THAT(text.out, Catch::Contains("OpLoopMerge"));
+  CHECK_THAT(text.out, Catch::Contains("OpPhi"));
+  // SSA promotion removes the loop variables; -O0 keeps them.
+  CHECK_THAT(text.out, !Catch::Contains("OpVariable %_ptr_Function"));
+  const Run o0 = run_sluice(s, "compile -O0 " + quote(example("nat-fold.lv")) + " --emit spvasm");
+  CHECK_THAT(o0.out, Catch::Contains("OpVariable %_ptr_Function"));
+
+  const Run glsl = run_sluice(s, "compile " + quote(example("gradient.lv")) + " --emit glsl --glsl-version 310es");
+  CHECK(glsl.code == 0);
+  CHECK_THAT(glsl.out, Catch::StartsWith("#version 310 es"));
+
+  const Run env = run_sluice(s, "compile " + quote(example("yellow.lv")) + " --emit spvasm --target-env vulkan1.3");
+  CHECK_THAT(env.out, Catch::Contains("Version: 1.6"));
+  const Run bad_env = run_sluice(s, "compile " + quote(example("yellow.lv")) + " --emit spv --target-env vulkan9");
+  CHECK(bad_env.code == 2);
+}
+
+TEST_CASE("GLSL input, passes and --print-after-all") {
+  Scratch s;
+  const fs::path frag = s.write("t.frag",
+                                "#version 450\nlayout(location = 0) out vec4 c;\n"
+                                "void main() { float x = 2.0 * 3.0; c = vec4(x); }\n");
+  const Run ir = run_sluice(s, "compile " + quote(frag.string()) + " --emit ir --print-after-all");
+  CHECK(ir.code == 0);
+  CHECK_THAT(ir.err, Catch::Contains("; IR after fold"));
+  const Run only = run_sluice(s, "compile " + quote(frag.string()) + " --passes=fold,dce --validate-each-pass");
+  CHECK(only.code == 0);
+  const Run unknown = run_sluice(s, "compile " + quote(frag.string()) + " --passes=fold,nonsense");
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("nonsense"));
+}
+
+TEST_CASE("batch mode compiles several files into a directory") {
+  Scratch s;
+  const fs::path dir = s.dir / "out";
+  const Run r = run_sluice(s, "compile " + quote(example("yellow.lv")) + " " + quote(example("nat-fold.lv")) + " " +
+                                  quote(example("gradient.lv")) + " --emit spv -o " + quote(dir.string()));
+  CHECK(r.code == 0);
+  for (const char* name : {"yellow.lv.spv", "nat-fold.lv.spv", "gradient.lv.spv"}) {
+    INFO(name);
+    CHECK(fs::file_size(dir / name) > 20);
   }
+  const fs::path bad = s.write("bad.lv", "(vec4 1 2)\n");
+  const Run mixed = run_sluice(s, "compile " + quote(bad.string()) + " " + quote(example("yellow.lv")) + " -o " +
+                                      quote((s.dir / "out2").string()) + " --emit spv");
+  CHECK(mixed.code == 1);
+  CHECK(fs::exists(s.dir / "out2" / "yellow.lv.spv"));
+  CHECK_FALSE(fs::exists(s.dir / "out2" / "bad.lv.spv"));
+}
+
+TEST_CASE("render writes a PNG and a PFM") {
+  Scratch s;
+  const fs::path png = s.dir / "y.png", pfm = s.dir / "y.pfm";
+  const Run r = run_sluice(s, "render " + quote(example("yellow.lv")) + " --size 8x4 -o " + quote(png.string()));
+  CHECK(r.code == 0);
+  CHECK(read_file(png.string()).substr(1, 3) == "PNG");
+  const Run f = run_sluice(s, "render " + quote(example("yellow.lv")) + " --size 8x4 -o " + quote(pfm.string()));
+  CHECK(f.code == 0);
+  const std::string pf = read_file(pfm.string());
+  CHECK(pf.substr(0, 2) == "PF");
+  // Header "PF\n8 4\n-1.0\n" then 8*4 RGB float triples, every one yellow.
+  const std::size_t header = pf.size() - 8 * 4 * 3 * 4;
+  float rgb[3];
+  std::memcpy(rgb, pf.data() + header, sizeof rgb);
+  CHECK(rgb[0] == 1.0f);
+  CHECK(rgb[1] == 1.0f);
+  CHECK(rgb[2] == 0.0f);
+  CHECK(run_sluice(s, "render " + quote(example("yellow.lv")) + " --size 0x4 -o x.png").code == 2);
+}
+
+TEST_CASE("xcheck runs the examples three ways and catches a wrong expectation") {
+  Scratch s;
+  const fs::path json = s.dir / "r.json";
+  const Run r = run_sluice(s, "xcheck " + quote(SLUICE_EXAMPLES_DIR) + " --json " + quote(json.string()));
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("3 passed, 0 failed"));
+  const std::string report = read_file(json.string());
+  CHECK_THAT(report, Catch::Contains("\"summary\": {\"files\": 3, \"pass\": 3"));
+
+  const fs::path wrong = s.write("wrong.lv", "; expect: 1 0 0 1\n(vec4 0 1 0 1)\n");
+  const Run w = run_sluice(s, "xcheck " + quote(wrong.string()));
+  CHECK(w.code == 1);
+  CHECK_THAT(w.out, Catch::Contains("channel R: expected 1, got 0"));
 }
 
 TEST_CASE("bad command lines") {

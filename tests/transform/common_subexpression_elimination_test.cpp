@@ -40,7 +40,7 @@ TEST_CASE("duplicates in one block and below a dominating block are merged, comm
   CHECK_FALSE(testing::run_passes(s.m, "cse"));
 }
 
-TEST_CASE("siblings do not dominate each other; different precisions stay apart") {
+TEST_CASE("siblings do not dominate each other, different precisions stay apart") {
   testing::ShaderUnderTest s;
   auto x = s.input_x();
   auto c = must(s.b.emit(Opcode::GreaterThan, {x, predefined::kFloatZero}));

@@ -31,7 +31,7 @@ std::size_t reachable_blocks(const Module& m, FunctionId f) {
 
 }  // namespace
 
-TEST_CASE("If on a constant becomes its chosen branch; the merge input becomes the branch's value") {
+TEST_CASE("If on a constant becomes its chosen branch, the merge input becomes the branch's value") {
   const bool condition = GENERATE(true, false);
   testing::ShaderUnderTest s;
   auto x = s.input_x();
@@ -59,7 +59,7 @@ TEST_CASE("If on a constant becomes its chosen branch; the merge input becomes t
   CHECK(stored_value(s).is_register());
 }
 
-TEST_CASE("If false without else disappears; a branch that never merges drops the merge chain") {
+TEST_CASE("If false without else disappears, a branch that never merges drops the merge chain") {
   testing::ShaderUnderTest s;
   auto x = s.input_x();
   auto skip = must(s.b.branch_if(predefined::kFalse, false));
@@ -152,7 +152,7 @@ TEST_CASE("a DoLoop with a constant false condition and no continue statement ru
   CHECK(reachable_blocks(s.m, s.main) == 1);
 }
 
-TEST_CASE("a DoLoop left only by the Break closing its body becomes that body; Break's value feeds the input") {
+TEST_CASE("a DoLoop left only by the Break closing its body becomes that body, Break's value feeds the input") {
   testing::ShaderUnderTest s;
   auto loop = must(s.b.branch_loop(true, false, predefined::kFloat, Precision::High));
   s.b.set_block(loop.body);

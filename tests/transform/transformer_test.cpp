@@ -121,7 +121,7 @@ TEST_CASE("transform_block: a terminator can be prepended to but not replaced") 
   }
 }
 
-TEST_CASE("transform_block: AddBlock splits the block; the rest continues at the end of the new chain") {
+TEST_CASE("transform_block: AddBlock splits the block, the rest continues at the end of the new chain") {
   auto s = if_shader();
   Module& m = s.m;
   const std::size_t original_blocks = m.function(s.main).blocks.size();
@@ -179,7 +179,7 @@ TEST_CASE("AddBlock of a chain that does not end open is an error") {
   testing::require_valid(s.m);
 }
 
-TEST_CASE("make_with_result_id keeps the register; assign_new_register_to_instruction frees it") {
+TEST_CASE("make_with_result_id keeps the register, assign_new_register_to_instruction frees it") {
   // The ANGLE README's example: `id = SomeOpCode ...` becomes
   // `new_id = SomeOpCode ...; ...; id = <something built on new_id>`.
   testing::ShaderUnderTest s;

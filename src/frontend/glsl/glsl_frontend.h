@@ -1,0 +1,50 @@
+// The GLSL front end: glslang preprocesses, parses and type-checks the
+// shader; Sluice walks glslang's typed AST and builds IR through the
+// ir::Builder. Every failure — glslang's own errors and the features this
+// front end does not support — comes back as a diagnostic, never as an
+// exception or an abort. docs/glsl.md lists the supported subset.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "ir/diagnostic.h"
+#include "ir/module.h"
+
+namespace sluice::glsl {
+
+struct Options {
+  // The stage; when unset it comes from the file name's extension
+  // (.vert, .frag, .comp), as glslangValidator decides it.
+  std::optional<ir::ShaderStage> stage;
+  // glslangValidator's --auto-map-locations / --auto-map-bindings (--aml,
+  // --amb): give interface variables without layout(location) or
+  // layout(binding) the next free one instead of rejecting them.
+  bool auto_map_locations = false;
+  bool auto_map_bindings = false;
+  // Client API: Vulkan (glslangValidator -V) or OpenGL (-G).
+  bool vulkan = true;
+};
+
+struct Result {
+  std::optional<ir::Module> module;  // set when the shader translated without errors
+  Diagnostics diagnostics;           // errors and warnings, in source order where known
+};
+
+// Translates one GLSL shader. `file_name` names the source in diagnostics
+// and, when Options::stage is unset, chooses the stage. Safe to call from
+// several threads at once. The work runs on a thread of its own with a
+// large stack (glslang recurses along its syntax tree); the call blocks
+// until it is done. The caller validates the module (validator.h).
+Result compile(std::string_view source, std::string_view file_name, const Options& options = {});
+
+// The stage glslangValidator infers from a file name: the last extension
+// .vert, .frag or .comp; nullopt for anything else.
+std::optional<ir::ShaderStage> stage_from_path(std::string_view path);
+
+// The deepest glslang AST this front end walks (nodes from the tree root to
+// the deepest leaf). Deeper shaders are refused with a diagnostic; the walk
+// that measures the depth keeps its stack on the heap.
+inline constexpr std::size_t kMaxAstDepth = 1000;
+
+}  // namespace sluice::glsl

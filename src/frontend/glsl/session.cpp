@@ -1,0 +1,174 @@
+// Driving glslang for one shader: the process-wide initialisation (once,
+// behind std::call_once), parsing, linking and I/O mapping as
+// glslangValidator -V does them, glslang's info log turned into
+// diagnostics, and the translation to IR.
+//
+// glslang walks its own AST recursively (a long `a + a + ... + a` chain is
+// as deep as it is long), so the whole compilation runs on a thread of its
+// own with a large stack (reserved address space; only the pages used are
+// ever touched). If that thread cannot be made, it runs on the caller's.
+#include <pthread.h>
+
+#include <climits>
+#include <mutex>
+#include <string>
+
+#include <fmt/format.h>
+#include <glslang/MachineIndependent/localintermediate.h>
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+
+#include "frontend/glsl/ast_depth.h"
+#include "frontend/glsl/glsl_frontend.h"
+#include "frontend/glsl/info_log.h"
+#include "frontend/glsl/translator.h"
+
+namespace sluice::glsl {
+namespace {
+
+constexpr std::size_t kCompileStackBytes = std::size_t{256} << 20;
+
+void initialize_glslang() {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+}
+
+EShLanguage glslang_stage(ir::ShaderStage s) {
+  switch (s) {
+    case ir::ShaderStage::Vertex: return EShLangVertex;
+    case ir::ShaderStage::Fragment: return EShLangFragment;
+    case ir::ShaderStage::Compute: return EShLangCompute;
+  }
+  return EShLangFragment;
+}
+
+// Runs `f` on a thread with a kCompileStackBytes stack and waits for it.
+template <class F>
+void run_with_large_stack(F& f) {
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) {
+    f();
+    return;
+  }
+  pthread_t thread;
+  const bool started = pthread_attr_setstacksize(&attr, kCompileStackBytes) == 0 &&
+                       pthread_create(
+                           &thread, &attr,
+                           [](void* p) -> void* {
+                             (*static_cast<F*>(p))();
+                             return nullptr;
+                           },
+                           &f) == 0;
+  pthread_attr_destroy(&attr);
+  if (started)
+    pthread_join(thread, nullptr);
+  else
+    f();
+}
+
+void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
+                  Result& result) {
+  initialize_glslang();
+  const EShLanguage lang = glslang_stage(stage);
+  glslang::TShader shader(lang);
+  const char* strings[] = {source.data()};
+  const int lengths[] = {static_cast<int>(source.size())};
+  const char* names[] = {file.c_str()};
+  shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
+  shader.setEnvInput(glslang::EShSourceGlsl, lang, options.vulkan ? glslang::EShClientVulkan : glslang::EShClientOpenGL,
+                     100);
+  if (options.vulkan)
+    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_0);
+  else
+    shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
+  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+  shader.setAutoMapLocations(options.auto_map_locations);
+  shader.setAutoMapBindings(options.auto_map_bindings);
+  const auto messages =
+      static_cast<EShMessages>(EShMsgSpvRules | (options.vulkan ? EShMsgVulkanRules : EShMsgDefault));
+
+  // glslangValidator's defaults: a shader without #version is ES 100.
+  const bool parsed = shader.parse(GetDefaultResources(), 100, false, messages);
+  detail::append_info_log(shader.getInfoLog(), file, source, result.diagnostics);
+  if (!parsed) {
+    if (!has_errors(result.diagnostics)) result.diagnostics.push_back({Severity::Error, file, 0, 0, "glslang could not parse the shader"});
+    return;
+  }
+  glslang::TProgram program;
+  program.addShader(&shader);
+  const bool linked = program.link(messages);
+  detail::append_info_log(program.getInfoLog(), file, source, result.diagnostics);
+  if (!linked || has_errors(result.diagnostics)) {
+    if (!has_errors(result.diagnostics)) result.diagnostics.push_back({Severity::Error, file, 0, 0, "glslang could not link the shader"});
+    return;
+  }
+  if (!program.mapIO()) {
+    detail::append_info_log(program.getInfoLog(), file, source, result.diagnostics);
+    if (!has_errors(result.diagnostics))
+      result.diagnostics.push_back(
+          {Severity::Error, file, 0, 0, "glslang could not assign locations and bindings to the shader's interface"});
+    return;
+  }
+  const glslang::TIntermediate* ast = program.getIntermediate(lang);
+  if (!ast || !ast->getTreeRoot()) {
+    result.diagnostics.push_back({Severity::Error, file, 0, 0, "glslang produced no syntax tree"});
+    return;
+  }
+  const detail::DepthReport depth = detail::measure_depth(ast->getTreeRoot(), kMaxAstDepth);
+  if (depth.depth > kMaxAstDepth) {
+    const glslang::TSourceLoc& loc = depth.deepest->getLoc();
+    result.diagnostics.push_back(
+        {Severity::Error, file, static_cast<std::uint32_t>(std::max(loc.line, 0)),
+         static_cast<std::uint32_t>(std::max(loc.column, 1)),
+         fmt::format("nesting deeper than {} syntax tree levels is not supported", kMaxAstDepth)});
+    return;
+  }
+  ir::Module module(stage);
+  detail::Translator translator(*ast, source, module, result.diagnostics, file, options);
+  if (translator.run()) result.module = std::move(module);
+}
+
+}  // namespace
+
+std::optional<ir::ShaderStage> stage_from_path(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const std::string_view ext = path.substr(dot + 1);
+  if (ext == "vert") return ir::ShaderStage::Vertex;
+  if (ext == "frag") return ir::ShaderStage::Fragment;
+  if (ext == "comp") return ir::ShaderStage::Compute;
+  return std::nullopt;
+}
+
+Result compile(std::string_view source, std::string_view file_name, const Options& options) {
+  Result result;
+  const std::string file(file_name);
+  const std::optional<ir::ShaderStage> stage = options.stage ? options.stage : stage_from_path(file_name);
+  if (!stage) {
+    result.diagnostics.push_back(
+        {Severity::Error, file, 0, 0,
+         "cannot tell the shader stage from the file name: name it .vert, .frag or .comp, or give the stage"});
+    return result;
+  }
+  if (source.size() > static_cast<std::size_t>(INT_MAX)) {
+    result.diagnostics.push_back({Severity::Error, file, 0, 0, "a shader larger than 2 GiB is not supported"});
+    return result;
+  }
+  auto work = [&] {
+    try {
+      compile_here(source, file, *stage, options, result);
+    } catch (const std::bad_alloc&) {
+      result.module.reset();
+      result.diagnostics.push_back({Severity::Error, file, 0, 0, "out of memory while compiling the shader"});
+    } catch (...) {
+      // Nothing may escape the thread; glslang throws nothing else
+      // documented, but a stray exception is still an error, not a crash.
+      result.module.reset();
+      result.diagnostics.push_back({Severity::Error, file, 0, 0, "internal error: exception while compiling"});
+    }
+  };
+  run_with_large_stack(work);
+  return result;
+}
+
+}  // namespace sluice::glsl

@@ -1,0 +1,335 @@
+// glslang types, precisions and constant values in IR terms.
+//
+// Structs are nominal in the IR (the name takes part in equality), and a
+// struct declared once can still give two IR types: glslang copies a struct
+// used inside a row_major block with the members' matrix layout. Values move
+// between such twins through coerce() (conversions.cpp).
+#include <fmt/format.h>
+
+#include "frontend/glsl/translator.h"
+#include "ir/typing.h"
+
+namespace sluice::glsl::detail {
+namespace {
+
+using glslang::TType;
+
+// Structs nested deeper than this are refused (the IR type walk recurses
+// once per nesting level).
+constexpr std::uint32_t kMaxStructNesting = 64;
+
+std::optional<ir::ImageDim> image_dim(glslang::TSamplerDim d) {
+  switch (d) {
+    case glslang::Esd1D: return ir::ImageDim::Dim1D;
+    case glslang::Esd2D: return ir::ImageDim::Dim2D;
+    case glslang::Esd3D: return ir::ImageDim::Dim3D;
+    case glslang::EsdCube: return ir::ImageDim::Cube;
+    case glslang::EsdRect: return ir::ImageDim::Rect;
+    case glslang::EsdBuffer: return ir::ImageDim::Buffer;
+    case glslang::EsdSubpass: return ir::ImageDim::SubpassData;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<ir::ScalarKind> scalar_kind(glslang::TBasicType b) {
+  switch (b) {
+    case glslang::EbtFloat: return ir::ScalarKind::Float;
+    case glslang::EbtInt: return ir::ScalarKind::Int;
+    case glslang::EbtUint: return ir::ScalarKind::Uint;
+    case glslang::EbtBool: return ir::ScalarKind::Bool;
+    default: return std::nullopt;
+  }
+}
+
+ir::MatrixLayout matrix_layout(glslang::TLayoutMatrix m) {
+  // Column-major is the default; only row_major makes a difference, so a
+  // struct's twin inside a default block stays the same IR type.
+  return m == glslang::ElmRowMajor ? ir::MatrixLayout::RowMajor : ir::MatrixLayout::Default;
+}
+
+}  // namespace
+
+ir::Precision Translator::to_precision(glslang::TPrecisionQualifier p) {
+  switch (p) {
+    case glslang::EpqLow: return ir::Precision::Low;
+    case glslang::EpqMedium: return ir::Precision::Medium;
+    case glslang::EpqHigh: return ir::Precision::High;
+    default: return ir::Precision::None;
+  }
+}
+
+ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
+  if (failed_) return {};
+  ir::TypeId base;
+  const glslang::TBasicType basic = t.getBasicType();
+  if (basic == glslang::EbtVoid) {
+    base = ir::predefined::kVoid;
+  } else if (basic == glslang::EbtStruct || basic == glslang::EbtBlock) {
+    const glslang::TTypeList* members = t.getStruct();
+    if (!members) {
+      unsupported(loc, "a struct without members");
+      return {};
+    }
+    const bool is_block = basic == glslang::EbtBlock;
+    const glslang::TQualifier& q = t.getQualifier();
+    ir::BlockLayout layout = ir::BlockLayout::None;
+    if (is_block) {
+      switch (q.layoutPacking) {
+        case glslang::ElpStd140: layout = ir::BlockLayout::Std140; break;
+        case glslang::ElpStd430: layout = ir::BlockLayout::Std430; break;
+        case glslang::ElpNone: break;
+        default:
+          unsupported(loc, fmt::format("the {} block layout", glslang::TQualifier::getLayoutPackingString(q.layoutPacking)));
+          return {};
+      }
+      // Vulkan's defaults, where glslang leaves the packing unset.
+      if (layout == ir::BlockLayout::None && q.storage == glslang::EvqUniform)
+        layout = q.isPushConstant() ? ir::BlockLayout::Std430 : ir::BlockLayout::Std140;
+      if (layout == ir::BlockLayout::None && q.storage == glslang::EvqBuffer) layout = ir::BlockLayout::Std430;
+    }
+    // One member list can meet different layouts (a block's packing, an
+    // inherited row_major), so they take part in the key.
+    const std::uint64_t key = reinterpret_cast<std::uintptr_t>(members) * 16 +
+                              static_cast<std::uint64_t>(layout) * 4 + (is_block ? 2 : 0) +
+                              (q.layoutMatrix == glslang::ElmRowMajor ? 1 : 0);
+    if (auto it = struct_cache.find(key); it != struct_cache.end()) {
+      base = it->second;
+    } else {
+      if (struct_nesting >= kMaxStructNesting) {
+        unsupported(loc, fmt::format("nesting structs more than {} levels deep", kMaxStructNesting));
+        return {};
+      }
+      ++struct_nesting;
+      std::vector<ir::StructMember> ir_members;
+      for (const glslang::TTypeLoc& m : *members) {
+        ir::StructMember member;
+        member.name = m.type->getFieldName().c_str();
+        member.type = type(*m.type, m.loc.line > 0 ? m.loc : loc);
+        if (!member.type.valid()) {
+          --struct_nesting;
+          return {};
+        }
+        const glslang::TQualifier& mq = m.type->getQualifier();
+        if (is_block && mq.hasOffset()) member.offset = static_cast<std::uint32_t>(mq.layoutOffset);
+        if (is_block && ((mq.coherent && !q.coherent) || (mq.volatil && !q.volatil))) {
+          --struct_nesting;
+          unsupported(m.loc.line > 0 ? m.loc : loc, "coherent or volatile on a block member (not on the block)");
+          return {};
+        }
+        member.matrix_layout = matrix_layout(mq.layoutMatrix != glslang::ElmNone ? mq.layoutMatrix : q.layoutMatrix);
+        ir_members.push_back(std::move(member));
+      }
+      --struct_nesting;
+      base = module_.intern(ir::Type::make_struct(t.getTypeName().c_str(), std::move(ir_members), is_block, layout));
+      struct_cache.emplace(key, base);
+    }
+  } else if (basic == glslang::EbtSampler) {
+    const glslang::TSampler& s = t.getSampler();
+    if (s.isPureSampler()) {
+      base = module_.intern(ir::Type::make_sampler());
+    } else {
+      auto dim = image_dim(s.dim);
+      auto sampled = scalar_kind(s.type);
+      if (!dim || !sampled || s.isExternal() || s.isYuv() || s.isSubpass()) {
+        unsupported(loc, fmt::format("the sampler type '{}'", s.getString().c_str()));
+        return {};
+      }
+      ir::ImageDescriptor d;
+      d.sampled_type = *sampled;
+      d.dim = *dim;
+      d.depth = s.isShadow();
+      d.arrayed = s.isArrayed();
+      d.multisampled = s.isMultiSample();
+      d.storage = s.isImage();
+      if (d.storage && t.getQualifier().hasFormat())
+        d.format = glslang::TQualifier::getLayoutFormatString(t.getQualifier().layoutFormat);
+      base = module_.intern(ir::Type::make_image(std::move(d)));
+      if (s.isCombined()) base = module_.intern(ir::Type::make_sampled_image(base));
+    }
+  } else {
+    auto kind = scalar_kind(basic);
+    if (!kind) {
+      unsupported(loc, fmt::format("the type '{}'", t.getBasicTypeString().c_str()));
+      return {};
+    }
+    if (t.isMatrix()) {
+      if (*kind != ir::ScalarKind::Float) {
+        unsupported(loc, "a matrix of a non-float type");
+        return {};
+      }
+      base = module_.matrix_type(static_cast<std::uint32_t>(t.getMatrixCols()),
+                                 static_cast<std::uint32_t>(t.getMatrixRows()));
+    } else {
+      base = module_.vector_type(*kind, static_cast<std::uint32_t>(t.isVector() ? t.getVectorSize() : 1));
+    }
+  }
+  if (!t.isArray()) return base;
+
+  // Array dimensions, innermost (last) first; dimension 0 is the outermost.
+  const glslang::TArraySizes* sizes = t.getArraySizes();
+  ir::TypeId result = base;
+  for (int dim = sizes->getNumDims() - 1; dim >= 0; --dim) {
+    if (sizes->getDimNode(dim) != nullptr) {
+      unsupported(loc, "an array sized by a specialization constant");
+      return {};
+    }
+    int n = sizes->getDimSize(dim);
+    if (n == glslang::UnsizedArraySize) {
+      if (dim == 0 && t.getQualifier().storage == glslang::EvqBuffer) {
+        result = module_.intern(ir::Type::make_unsized_array(result));
+        continue;
+      }
+      // Implicitly sized arrays take the size their uses imply.
+      n = dim == 0 ? sizes->getImplicitSize() : 0;
+      if (n <= 0) {
+        unsupported(loc, "an unsized array outside a buffer block");
+        return {};
+      }
+    }
+    result = module_.array_type(result, static_cast<std::uint32_t>(n));
+  }
+  return result;
+}
+
+ir::ConstantId Translator::constant(const TType& t, const glslang::TConstUnionArray& values,
+                                    const glslang::TSourceLoc& loc) {
+  if (failed_) return {};
+  const ir::TypeId ir_type = type(t, loc);
+  if (!ir_type.valid()) return {};
+  // Walk the IR type with an explicit stack, consuming glslang's flat list
+  // of scalars in order (matrices column by column, as glslang stores them).
+  struct Frame {
+    ir::TypeId type;
+    std::vector<ir::ConstantId> components;
+    std::uint32_t next = 0;
+  };
+  int index = 0;
+  auto scalar = [&](ir::TypeId st) -> ir::ConstantId {
+    if (index >= values.size()) return {};
+    const glslang::TConstUnion& v = values[index++];
+    double d = 0;
+    std::int64_t i = 0;
+    bool as_float = false;
+    switch (v.getType()) {
+      case glslang::EbtFloat:
+      case glslang::EbtDouble: d = v.getDConst(); as_float = true; break;
+      case glslang::EbtInt: i = v.getIConst(); break;
+      case glslang::EbtUint: i = v.getUConst(); break;
+      case glslang::EbtBool: i = v.getBConst() ? 1 : 0; break;
+      default: return {};
+    }
+    switch (module_.type(st).scalar) {
+      case ir::ScalarKind::Float:
+        return module_.float_constant(as_float ? static_cast<float>(d) : static_cast<float>(i));
+      case ir::ScalarKind::Int:
+        return module_.int_constant(as_float ? static_cast<std::int32_t>(d) : static_cast<std::int32_t>(i));
+      case ir::ScalarKind::Uint:
+        return module_.uint_constant(as_float ? static_cast<std::uint32_t>(d) : static_cast<std::uint32_t>(i));
+      case ir::ScalarKind::Bool: return module_.bool_constant(as_float ? d != 0 : i != 0);
+    }
+    return {};
+  };
+  auto child_count = [&](const ir::Type& ty) -> std::uint32_t {
+    switch (ty.kind) {
+      case ir::TypeKind::Vector:
+      case ir::TypeKind::Matrix:
+      case ir::TypeKind::Array: return ty.count;
+      case ir::TypeKind::Struct: return static_cast<std::uint32_t>(ty.members.size());
+      default: return 0;
+    }
+  };
+  auto child_type = [&](const ir::Type& ty, std::uint32_t i) {
+    return ty.kind == ir::TypeKind::Struct ? ty.members[i].type : ty.element;
+  };
+  if (module_.type(ir_type).kind == ir::TypeKind::Scalar) {
+    ir::ConstantId c = scalar(ir_type);
+    if (!c.valid()) unsupported(loc, "a constant of this type");
+    return c;
+  }
+  std::vector<Frame> stack;
+  stack.push_back(Frame{ir_type, {}, 0});
+  ir::ConstantId done;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const ir::Type& ty = module_.type(top.type);
+    if (top.next < child_count(ty)) {
+      const ir::TypeId ct = child_type(ty, top.next++);
+      const ir::TypeKind ck = module_.type(ct).kind;
+      if (ck == ir::TypeKind::Scalar) {
+        ir::ConstantId c = scalar(ct);
+        if (!c.valid()) {
+          unsupported(loc, "a constant of this type");
+          return {};
+        }
+        top.components.push_back(c);
+      } else if (ck == ir::TypeKind::Vector || ck == ir::TypeKind::Matrix || ck == ir::TypeKind::Array ||
+                 ck == ir::TypeKind::Struct) {
+        stack.push_back(Frame{ct, {}, 0});
+      } else {
+        unsupported(loc, "a constant of this type");
+        return {};
+      }
+      continue;
+    }
+    ir::ConstantId c = module_.composite_constant(top.type, top.components);
+    stack.pop_back();
+    if (stack.empty())
+      done = c;
+    else
+      stack.back().components.push_back(c);
+  }
+  return done;
+}
+
+ir::ConstantId Translator::zero(ir::TypeId t) {
+  if (failed_ || !t.valid()) return {};
+  // Same explicit-stack walk as constant(), with every scalar zero.
+  struct Frame {
+    ir::TypeId type;
+    std::vector<ir::ConstantId> components;
+    std::uint32_t next = 0;
+  };
+  auto scalar_zero = [&](ir::TypeId st) -> ir::ConstantId {
+    switch (module_.type(st).scalar) {
+      case ir::ScalarKind::Float: return ir::predefined::kFloatZero;
+      case ir::ScalarKind::Int: return ir::predefined::kIntZero;
+      case ir::ScalarKind::Uint: return ir::predefined::kUintZero;
+      case ir::ScalarKind::Bool: return ir::predefined::kFalse;
+    }
+    return {};
+  };
+  const ir::Type& top_type = module_.type(t);
+  if (top_type.kind == ir::TypeKind::Scalar) return scalar_zero(t);
+  std::vector<Frame> stack;
+  stack.push_back(Frame{t, {}, 0});
+  ir::ConstantId done;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const ir::Type& ty = module_.type(top.type);
+    std::uint32_t n = 0;
+    if (ty.kind == ir::TypeKind::Vector || ty.kind == ir::TypeKind::Matrix || ty.kind == ir::TypeKind::Array)
+      n = ty.count;
+    else if (ty.kind == ir::TypeKind::Struct)
+      n = static_cast<std::uint32_t>(ty.members.size());
+    else
+      return {};  // no zero value for opaque or unsized types
+    if (top.next < n) {
+      const ir::TypeId ct = ty.kind == ir::TypeKind::Struct ? ty.members[top.next].type : ty.element;
+      ++top.next;
+      if (module_.type(ct).kind == ir::TypeKind::Scalar)
+        top.components.push_back(scalar_zero(ct));
+      else
+        stack.push_back(Frame{ct, {}, 0});
+      continue;
+    }
+    ir::ConstantId c = module_.composite_constant(top.type, top.components);
+    stack.pop_back();
+    if (stack.empty())
+      done = c;
+    else
+      stack.back().components.push_back(c);
+  }
+  return done;
+}
+
+}  // namespace sluice::glsl::detail

@@ -1,0 +1,452 @@
+// The per-function analysis. Visibility follows GLSL scoping of the output:
+// a definition is visible later in its own block and in the blocks visited
+// after it until its chain's scope ends (the next sibling chain, or the
+// construct's merge block). A Loop's condition chain shares the loop's
+// braces with the body, so its scope ends at the loop's merge block.
+#include "output/glsl/analysis.h"
+
+#include <fmt/format.h>
+
+#include "ir/operands.h"
+#include "ir/traversal.h"
+#include "output/glsl/expressions.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+
+using ir::BlockId;
+using ir::Opcode;
+using ir::RegisterId;
+
+namespace {
+
+#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
+constexpr std::size_t kOpcodeCount = 0
+#include "ir/opcode.def"
+    ;
+#undef OPCODE
+
+// Operands the emitter spells as numbers (swizzle components, field indices).
+bool literal_operands_ok(const ir::Instruction& inst) {
+  switch (inst.opcode) {
+    case Opcode::AccessVectorComponent:
+    case Opcode::ExtractVectorComponent:
+    case Opcode::AccessVectorComponentMulti:
+    case Opcode::ExtractVectorComponentMulti:
+      for (std::size_t i = 1; i < inst.operands.size(); ++i)
+        if (!inst.operands[i].is_literal() || inst.operands[i].value() > 3) return false;
+      return true;
+    case Opcode::AccessStructField:
+    case Opcode::ExtractStructField: return inst.operands[1].is_literal();
+    case Opcode::Call: return inst.operands[0].is_function();
+    default:
+      for (const ir::Operand& o : inst.operands)
+        if (o.is_literal() || o.is_function()) return false;
+      return true;
+  }
+}
+
+class Analyser {
+ public:
+  Analyser(EmitContext& ctx, const ir::Function& f, RegisterFacts& regs, VariableFacts& vars)
+      : ctx_(ctx), m_(ctx.m), f_(f), regs_(regs), vars_(vars) {}
+
+  FunctionAnalysis run() {
+    if (!f_.entry.valid() || f_.entry.index() >= f_.blocks.size()) {
+      ctx_.fail("a function has no entry block");
+      return std::move(a_);
+    }
+    a_.contexts = ir::compute_block_contexts(f_);
+    a_.order.assign(f_.blocks.size(), UINT32_MAX);
+    a_.scope_end.assign(f_.blocks.size(), UINT32_MAX);
+    a_.loop_init.assign(f_.blocks.size(), ir::VariableId{});
+    if (!order_blocks() || !compute_scopes() || !define_registers()) return std::move(a_);
+    find_compound_assignments();
+    find_chained_assignments();
+    count_uses();
+    analyse_locals();
+    return std::move(a_);
+  }
+
+ private:
+  bool fail(std::string message) {
+    ctx_.fail(fmt::format("function '{}': {}", f_.name.text, message));
+    return false;
+  }
+
+  bool order_blocks() {
+    std::vector<std::uint8_t> referenced(f_.blocks.size(), 0);
+    referenced[f_.entry.index()] = 1;
+    bool ok = true;
+    auto refer = [&](BlockId b) {
+      if (!b.valid() || b.index() >= f_.blocks.size()) return false;
+      if (referenced[b.index()]++) return false;
+      return true;
+    };
+    ir::visit(f_, [&](const ir::BlockVisit& v, const ir::Block& b) {
+      a_.order[v.id.index()] = static_cast<std::uint32_t>(a_.reachable.size());
+      a_.reachable.push_back(v.id);
+      for (const ir::Instruction& inst : b.instructions)
+        if (static_cast<std::size_t>(inst.opcode) >= kOpcodeCount) {
+          ok = fail(fmt::format("block b{} has an unknown opcode", v.id.index()));
+          return ir::VisitAction::Stop;
+        }
+      const auto op = b.terminator_opcode();
+      if (!op || !ir::is_terminator(*op)) {
+        ok = fail(fmt::format("block b{} does not end with a terminator", v.id.index()));
+        return ir::VisitAction::Stop;
+      }
+      for (std::size_t i = 0; i + 1 < b.instructions.size(); ++i)
+        if (ir::is_terminator(b.instructions[i].opcode)) {
+          ok = fail(fmt::format("block b{} has a terminator before its end", v.id.index()));
+          return ir::VisitAction::Stop;
+        }
+      if (!ir::is_divergent(*op)) return ir::VisitAction::VisitSubBlocks;
+      bool shape = refer(b.merge);
+      if (*op == Opcode::If) shape = shape && refer(b.if_true()) && (!b.if_false().valid() || refer(b.if_false()));
+      if (ir::is_loop(*op))
+        shape = shape && refer(b.loop_condition()) && refer(b.loop_body()) &&
+                (!b.loop_continue().valid() || refer(b.loop_continue()));
+      if (*op == Opcode::Switch) {
+        shape = shape && b.case_blocks.size() == b.cases.size();
+        for (BlockId c : b.case_blocks) shape = shape && refer(c);
+      }
+      if (!shape) {
+        ok = fail(fmt::format("block b{}: its {} has missing or shared sub-blocks or merge block", v.id.index(),
+                              ir::name(*op)));
+        return ir::VisitAction::Stop;
+      }
+      return ir::VisitAction::VisitSubBlocks;
+    });
+    return ok;
+  }
+
+  bool compute_scopes() {
+    std::vector<std::uint32_t> head_end(f_.blocks.size(), UINT32_MAX);
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      const Opcode op = *b.terminator_opcode();
+      if (!ir::is_divergent(op)) continue;
+      const auto subs = b.sub_blocks();
+      for (std::size_t i = 0; i < subs.size(); ++i) {
+        std::uint32_t end = i + 1 < subs.size() ? a_.order[subs[i + 1].index()] : a_.order[b.merge.index()];
+        if (op == Opcode::Loop && subs[i] == b.loop_condition()) end = a_.order[b.merge.index()];
+        head_end[subs[i].index()] = end;
+      }
+    }
+    for (BlockId id : a_.reachable) a_.scope_end[id.index()] = head_end[a_.contexts[id.index()].chain_head.index()];
+    return true;
+  }
+
+  bool visible(const Site& def, const Site& use) const {
+    if (def.block == use.block) return use.index > def.index;
+    const std::uint32_t d = a_.order[def.block.index()], u = a_.order[use.block.index()];
+    return d < u && u < a_.scope_end[def.block.index()];
+  }
+
+  bool operand_in_range(const ir::Operand& o) const {
+    switch (o.kind()) {
+      case ir::Operand::Kind::Register: return o.value() < m_.register_count();
+      case ir::Operand::Kind::Constant: return o.value() < m_.constant_count();
+      case ir::Operand::Kind::Variable: {
+        if (o.value() >= m_.variable_count()) return false;
+        const ir::TypeId t = m_.variable(o.as_variable()).type;
+        return t.valid() && t.index() < m_.type_count() && m_.type(t).kind == ir::TypeKind::Pointer;
+      }
+      case ir::Operand::Kind::Function: return o.value() < m_.function_count();
+      case ir::Operand::Kind::Literal: return true;
+    }
+    return false;
+  }
+
+  bool define(RegisterId r, Site site, const ir::Instruction* inst) {
+    if (r.index() >= m_.register_count()) return fail(fmt::format("register r{} does not exist", r.index()));
+    if (regs_.def[r.index()].block.valid()) return fail(fmt::format("register r{} is defined twice", r.index()));
+    const ir::TypeId t = m_.reg(r).type;
+    if (!t.valid() || t.index() >= m_.type_count()) return fail(fmt::format("register r{} has no valid type", r.index()));
+    regs_.def[r.index()] = site;
+    regs_.def_sequence[r.index()] = ++sequence_;
+    const bool pointer = m_.type(t).kind == ir::TypeKind::Pointer;
+    const bool opaque = contains_opaque(ctx_, t);
+    if (!inst && (pointer || opaque))
+      return fail(fmt::format("merge input r{} holds a pointer or opaque value, which GLSL cannot store",
+                              r.index()));
+    regs_.must_inline[r.index()] = pointer || opaque || (inst && inst->opcode == Opcode::Alias);
+    registers_.push_back(r);
+    return true;
+  }
+
+  // The shape the emitter relies on: a known opcode, its operand count, a
+  // result exactly where the opcode makes one, literals where it reads numbers.
+  bool shape_ok(const ir::Instruction& inst) const {
+    if (static_cast<std::size_t>(inst.opcode) >= kOpcodeCount) return false;
+    const ir::OpcodeInfo& oi = ir::info(inst.opcode);
+    const std::size_t n = inst.operands.size();
+    if (inst.opcode == Opcode::Texture) {
+      if (n < 2) return false;
+    } else if (n < oi.min_operands || (!oi.variadic_tail && n > oi.max_operands)) {
+      return false;
+    }
+    if (oi.family == ir::OpcodeFamily::Control) return !inst.result.valid();
+    if (oi.type_rule == ir::TypeRule::Void && inst.result.valid()) return false;
+    if (oi.type_rule != ir::TypeRule::Void && oi.type_rule != ir::TypeRule::Custom && !inst.result.valid())
+      return false;
+    return literal_operands_ok(inst);
+  }
+
+  bool define_registers() {
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      if (b.merge_input.valid() && !define(b.merge_input, Site{id, kBlockEntry}, nullptr)) return false;
+      for (std::size_t i = 0; i < b.instructions.size(); ++i) {
+        const ir::Instruction& inst = b.instructions[i];
+        for (const ir::Operand& o : inst.operands)
+          if (!operand_in_range(o))
+            return fail(fmt::format("block b{} instruction {} refers to an id that does not exist", id.index(), i));
+        if (!shape_ok(inst))
+          return fail(fmt::format("block b{} instruction {} ({}) has the wrong operands or result", id.index(), i,
+                                  static_cast<std::size_t>(inst.opcode) < kOpcodeCount ? ir::name(inst.opcode)
+                                                                                      : "an unknown opcode"));
+        if (inst.result.valid() && !define(inst.result, Site{id, static_cast<std::int32_t>(i)}, &inst)) return false;
+      }
+    }
+    return true;
+  }
+
+  const ir::Instruction& def_instruction(RegisterId r) const {
+    const Site& s = regs_.def[r.index()];
+    return f_.block(s.block).instructions[s.index];
+  }
+
+  // Load L; V = L op X; Store P V -> "P op= X" when nothing in between has a
+  // side effect (so the emitter never has to name L or V on the way).
+  void find_compound_assignments() {
+    for (RegisterId r : registers_) regs_.uses[r.index()] = 0;
+    for (BlockId id : a_.reachable)
+      for (const ir::Instruction& inst : f_.block(id).instructions)
+        ir::for_each_register_use(inst, [&](RegisterId r) {
+          if (regs_.uses[r.index()] < 2) ++regs_.uses[r.index()];
+        });
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      for (std::size_t s = 0; s < b.instructions.size(); ++s) {
+        const ir::Instruction& store = b.instructions[s];
+        if (store.opcode != Opcode::Store || store.operands.size() != 2 || !store.operands[1].is_register()) continue;
+        const RegisterId v = store.operands[1].as_register();
+        const Site vs = regs_.def[v.index()];
+        if (vs.block != id || vs.index < 0 || regs_.uses[v.index()] != 1) continue;
+        const ir::Instruction& op = b.instructions[vs.index];
+        if (op.operands.size() != 2 || !op.operands[0].is_register() ||
+            compound_operator(ctx_, op.opcode, m_.reg(v).type).empty())
+          continue;
+        const RegisterId l = op.operands[0].as_register();
+        const Site ls = regs_.def[l.index()];
+        if (ls.block != id || ls.index < 0 || regs_.uses[l.index()] != 1) continue;
+        const ir::Instruction& load = b.instructions[ls.index];
+        if (load.opcode != Opcode::Load || load.operands[0] != store.operands[0]) continue;
+        bool quiet = true;
+        for (std::size_t k = ls.index + 1; k < s && quiet; ++k)
+          quiet = !ir::info(b.instructions[k].opcode).has_side_effects;
+        if (!quiet) continue;
+        regs_.compound_load[l.index()] = 1;
+        regs_.compound_value[v.index()] = 1;
+      }
+    }
+  }
+
+  // R stored by Stores that follow each other (only pointer computations
+  // between them): a chained assignment `p2 = p1 = R` uses R once.
+  void find_chained_assignments() {
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      for (std::size_t s = 0; s < b.instructions.size(); ++s) {
+        const ir::Instruction& first = b.instructions[s];
+        if (first.opcode != Opcode::Store || !first.operands[1].is_register()) continue;
+        const RegisterId r = first.operands[1].as_register();
+        if (regs_.must_inline[r.index()] || regs_.compound_value[r.index()] || regs_.chained_stores[r.index()]) continue;
+        std::size_t count = 1, k = s + 1;
+        for (; k < b.instructions.size(); ++k) {
+          const ir::Instruction& next = b.instructions[k];
+          if (next.result.valid() && regs_.must_inline[next.result.index()] && !ir::info(next.opcode).has_side_effects)
+            continue;
+          if (next.opcode != Opcode::Store || next.operands[1] != first.operands[1]) break;
+          ++count;
+        }
+        if (count < 2 || count > 255 || regs_.uses[r.index()] != count) continue;  // other uses: a temporary anyway
+        regs_.chained_stores[r.index()] = static_cast<std::uint8_t>(count);
+      }
+    }
+  }
+
+  void add_use(RegisterId r, Site use) {
+    std::vector<RegisterId>& stack = use_stack_;
+    stack.assign(1, r);
+    while (!stack.empty() && !ctx_.failed()) {
+      const RegisterId y = stack.back();
+      stack.pop_back();
+      const Site& def = regs_.def[y.index()];
+      if (!def.block.valid() || a_.order[def.block.index()] == UINT32_MAX) {
+        fail(fmt::format("register r{} is used but not defined in this function", y.index()));
+        return;
+      }
+      if (!visible(def, use)) {
+        fail(fmt::format("register r{} is used in block b{} where its definition in b{} is out of scope", y.index(),
+                         use.block.index(), def.block.index()));
+        return;
+      }
+      if (regs_.uses[y.index()] == 0) regs_.first_use[y.index()] = use;
+      if (regs_.uses[y.index()] < 2) ++regs_.uses[y.index()];
+      if (!regs_.must_inline[y.index()] || def.index == kBlockEntry) continue;
+      // A pointer is spelled again at each use, and with it its operands.
+      ir::for_each_register_use(def_instruction(y), [&](RegisterId z) {
+        if (regs_.def_sequence[z.index()] >= regs_.def_sequence[y.index()] && regs_.def[z.index()].block.valid()) {
+          fail(fmt::format("register r{} is defined in terms of itself", y.index()));
+          return;
+        }
+        stack.push_back(z);
+      });
+    }
+  }
+
+  bool last_of_chain(BlockId id, std::size_t index) const {
+    const ir::Block& b = f_.block(id);
+    const ir::Operand value = b.instructions[index].operands[1];
+    for (std::size_t k = index + 1; k < b.instructions.size(); ++k) {
+      const ir::Instruction& next = b.instructions[k];
+      if (next.opcode == Opcode::Store && next.operands[1] == value) return false;
+      if (!(next.result.valid() && regs_.must_inline[next.result.index()])) return true;
+    }
+    return true;
+  }
+
+  void count_uses() {
+    for (RegisterId r : registers_) regs_.uses[r.index()] = 0;
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      for (std::size_t i = 0; i < b.instructions.size(); ++i) {
+        const ir::Instruction& inst = b.instructions[i];
+        // A pointer's operands are used where the pointer is (add_use).
+        if (inst.result.valid() && regs_.must_inline[inst.result.index()]) continue;
+        const bool compound_load = inst.result.valid() && regs_.compound_load[inst.result.index()];
+        // All but the last of a chain of Stores of one register write no
+        // text of their own (the last spells the chain).
+        const bool chained = inst.opcode == Opcode::Store && inst.operands[1].is_register() &&
+                             regs_.chained_stores[inst.operands[1].value()] && !last_of_chain(id, i);
+        for (std::size_t k = 0; k < inst.operands.size(); ++k) {
+          if (!inst.operands[k].is_register() || (compound_load && k == 0) || (chained && k == 1)) continue;
+          add_use(inst.operands[k].as_register(), Site{id, static_cast<std::int32_t>(i)});
+        }
+      }
+    }
+  }
+
+  void analyse_locals() {
+    for (const ir::FunctionParam& p : f_.params) {
+      if (!p.variable.valid() || p.variable.index() >= m_.variable_count()) {
+        fail("a parameter does not exist");
+        return;
+      }
+      vars_.is_parameter[p.variable.index()] = 1;
+    }
+    for (BlockId id : a_.reachable) {
+      for (ir::VariableId v : f_.block(id).declarations) {
+        if (!v.valid() || v.index() >= m_.variable_count()) {
+          fail(fmt::format("block b{} declares a variable that does not exist", id.index()));
+          return;
+        }
+        if (vars_.declared_in[v.index()].valid() || vars_.is_parameter[v.index()] || ctx_.is_global[v.index()]) {
+          fail(fmt::format("variable v{} is declared twice", v.index()));
+          return;
+        }
+        vars_.declared_in[v.index()] = id;
+        a_.locals.push_back(v);
+      }
+    }
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      const std::uint32_t order = a_.order[id.index()];
+      for (std::size_t i = 0; i < b.instructions.size(); ++i) {
+        const ir::Instruction& inst = b.instructions[i];
+        for (std::size_t k = 0; k < inst.operands.size(); ++k) {
+          const ir::Operand o = inst.operands[k];
+          if (!o.is_variable() || ctx_.is_global[o.value()] || vars_.is_parameter[o.value()]) continue;
+          const std::uint32_t v = o.value();
+          const Site use{id, static_cast<std::int32_t>(i)};
+          if (!vars_.declared_in[v].valid() || !visible(Site{vars_.declared_in[v], kBlockEntry}, use)) {
+            fail(fmt::format("variable v{} is used in block b{} outside its declaration's scope", v, id.index()));
+            return;
+          }
+          if (vars_.first_order[v] == UINT32_MAX) {
+            vars_.first_order[v] = order;
+            vars_.first_use[v] = use;
+            vars_.first_use_is_store[v] = inst.opcode == Opcode::Store && k == 0;
+          }
+          vars_.last_order[v] = order;
+        }
+      }
+    }
+    for (ir::VariableId v : a_.locals) {
+      const std::uint32_t i = v.index();
+      const ir::Variable& var = m_.variable(v);
+      if (!var.initializer.valid() && vars_.first_use_is_store[i] && vars_.first_use[i].block == vars_.declared_in[i])
+        vars_.declare_at_store[i] = vars_.first_use[i].index;
+    }
+    // A Loop's for-init, as a front end lowers `for (T v = init; c; step)`:
+    // v stored just before the Loop, or (with a constant initializer) the
+    // last initialized variable the Loop's block declares; either way used
+    // nowhere but in the loop.
+    for (BlockId id : a_.reachable) {
+      const ir::Block& b = f_.block(id);
+      // Only `for` loops with a step have a continue block; a `while` keeps
+      // its variables before it.
+      if (b.terminator_opcode() != Opcode::Loop || !b.loop_continue().valid()) continue;
+      const std::uint32_t begin = a_.order[id.index()], end = a_.order[b.merge.index()];
+      // v stored by the last instruction before the Loop, used only in the loop.
+      ir::VariableId stored;
+      if (b.instructions.size() >= 2) {
+        const ir::Instruction& last = b.instructions[b.instructions.size() - 2];
+        if (last.opcode == Opcode::Store && last.operands[0].is_variable()) {
+          const std::uint32_t v = last.operands[0].value();
+          const Site& first = vars_.first_use[v];
+          if (!ctx_.is_global[v] && !vars_.is_parameter[v] &&
+              !m_.variable(last.operands[0].as_variable()).initializer.valid() && first.block == id &&
+              first.index == static_cast<std::int32_t>(b.instructions.size() - 2) && vars_.last_order[v] < end)
+            stored = last.operands[0].as_variable();
+        }
+      }
+      // The block's last initialized variable is the for-init's if any is.
+      ir::VariableId chosen = stored;
+      for (auto it = b.declarations.rbegin(); it != b.declarations.rend(); ++it) {
+        const std::uint32_t v = it->index();
+        const bool initialized = m_.variable(*it).initializer.valid();
+        if (!initialized && vars_.declare_at_store[v] < 0) continue;  // uninitialized: no statement of its own
+        const bool constant_ok = initialized && vars_.first_order[v] != UINT32_MAX && vars_.first_order[v] > begin &&
+                                 vars_.last_order[v] < end;
+        chosen = constant_ok || *it == stored ? *it : ir::VariableId{};
+        break;
+      }
+      if (!chosen.valid()) continue;
+      a_.loop_init[id.index()] = chosen;
+      vars_.for_init_of[chosen.index()] = id;
+      vars_.declare_at_store[chosen.index()] = -1;
+    }
+  }
+
+  EmitContext& ctx_;
+  const ir::Module& m_;
+  const ir::Function& f_;
+  RegisterFacts& regs_;
+  VariableFacts& vars_;
+  FunctionAnalysis a_;
+  std::vector<RegisterId> registers_;
+  std::vector<RegisterId> use_stack_;  // add_use's, kept to reuse its memory
+  std::uint32_t sequence_ = 0;
+};
+
+}  // namespace
+
+FunctionAnalysis analyse_function(EmitContext& ctx, const ir::Function& f, RegisterFacts& regs, VariableFacts& vars) {
+  return Analyser(ctx, f, regs, vars).run();
+}
+
+}  // namespace sluice::glsl_out

@@ -1,0 +1,337 @@
+// Declarations of module-level entities: mode layouts, specialization
+// constants, structs, and each global with its layout qualifiers (the
+// locations and bindings Vulkan needs come from interface.h).
+#include "output/glsl/declarations.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ir/typing.h"
+#include "output/glsl/interface.h"
+#include "output/glsl/module_names.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+
+using ir::StorageClass;
+using ir::TypeId;
+using ir::TypeKind;
+using ir::VariableId;
+
+namespace {
+
+std::string array_dims(const EmitContext& ctx, TypeId t) {
+  std::string dims;
+  while (t.valid() && t.index() < ctx.m.type_count()) {
+    const ir::Type& a = ctx.m.type(t);
+    if (a.kind == TypeKind::Array)
+      dims += fmt::format("[{}]", a.count);
+    else if (a.kind == TypeKind::UnsizedArray)
+      dims += "[]";
+    else
+      break;
+    t = a.element;
+  }
+  return dims;
+}
+
+std::string layout_text(const std::vector<std::string>& parts) {
+  return parts.empty() ? "" : fmt::format("layout({}) ", fmt::join(parts, ", "));
+}
+
+std::vector<std::string> memory_qualifiers(const ir::Decorations& d) {
+  std::vector<std::string> q;
+  if (d.coherent) q.push_back("coherent");
+  if (d.volatile_) q.push_back("volatile");
+  if (d.restrict_) q.push_back("restrict");
+  if (d.readonly) q.push_back("readonly");
+  if (d.writeonly) q.push_back("writeonly");
+  return q;
+}
+
+std::string words(const std::vector<std::string>& q) {
+  std::string s;
+  for (const auto& w : q) s += w + " ";
+  return s;
+}
+
+std::vector<std::string> set_binding(const EmitContext& ctx, const ir::Decorations& d) {
+  std::vector<std::string> parts;
+  if (ctx.vulkan && d.set) parts.push_back(fmt::format("set = {}", *d.set));  // else set 0
+  if (d.binding) parts.push_back(fmt::format("binding = {}", *d.binding));
+  return parts;
+}
+
+class GlobalDeclarer {
+ public:
+  explicit GlobalDeclarer(EmitContext& ctx) : ctx_(ctx), m_(ctx.m) {}
+
+  void declare(VariableId id, const ir::Decorations& d, std::string& out) {
+    const ir::Variable& v = m_.variable(id);
+    const TypeId pointee = pointee_of(ctx_, v);
+    const StorageClass storage = storage_of(ctx_, v);
+    const std::string& name = ctx_.variable_names[id.index()];
+    switch (ctx_.variable_forms[id.index()]) {
+      case VariableForm::BuiltIn:
+        builtin_redeclaration(v, pointee, storage, name, out);
+        return;
+      case VariableForm::BuiltInBlock: return;
+      default: break;
+    }
+    if (block_type_of(ctx_, pointee).valid()) return block(id, d, pointee, storage, out);
+    const std::string prec = precision_prefix(ctx_, pointee, v.precision, true);
+    const std::string decl = declarator(ctx_, pointee, name);
+    std::string init;
+    if (v.initializer.valid()) init = " = " + constant_expr(ctx_, v.initializer).text;
+    switch (storage) {
+      case StorageClass::Input:
+      case StorageClass::Output:
+        out += varying(d, pointee, storage) + prec + decl + ";\n";
+        return;
+      case StorageClass::Uniform:
+      case StorageClass::UniformConstant:
+        if (contains_opaque(ctx_, pointee)) {
+          out += opaque_uniform(d, pointee) + prec + decl + ";\n";
+          return;
+        }
+        if (ctx_.vulkan) {
+          ctx_.fail(fmt::format("uniform '{}' is outside a block; Vulkan GLSL keeps non-opaque uniforms in blocks",
+                                name));
+          return;
+        }
+        out += layout_text(d.location ? std::vector<std::string>{fmt::format("location = {}", *d.location)}
+                                      : std::vector<std::string>{}) +
+               "uniform " + prec + decl + init + ";\n";
+        return;
+      case StorageClass::Workgroup:
+        if (m_.shader().stage != ir::ShaderStage::Compute)
+          ctx_.fail(fmt::format("shared variable '{}' outside a compute shader", name));
+        out += "shared " + prec + decl + ";\n";
+        return;
+      case StorageClass::Private: out += prec + decl + init + ";\n"; return;
+      case StorageClass::PushConstant:
+        // A block without instance name keeps uses spelled `name`.
+        if (!ctx_.vulkan) ctx_.fail(fmt::format("push constant '{}' exists only in Vulkan GLSL", name));
+        out += "layout(push_constant) uniform " + ctx_.wrapper_blocks[id.index()] + " {\n    " + prec + decl + ";\n};\n";
+        return;
+      case StorageClass::StorageBuffer:
+        ctx_.fail(fmt::format("'{}': {} storage needs a block type", name, ir::to_string(storage)));
+        return;
+      case StorageClass::Function:
+        ctx_.fail(fmt::format("global '{}' has Function storage", name));
+        return;
+    }
+  }
+
+ private:
+  void builtin_redeclaration(const ir::Variable& v, TypeId pointee, StorageClass storage, const std::string& name,
+                             std::string& out) {
+    const std::string& b = v.decorations.built_in;
+    if ((b == "ClipDistance" || b == "CullDistance") && m_.type(pointee).kind == TypeKind::Array)
+      out += fmt::format("{} {};\n", storage == StorageClass::Input ? "in" : "out", declarator(ctx_, pointee, name));
+    if (v.decorations.invariant) out += "invariant " + name + ";\n";
+  }
+
+  std::string varying(const ir::Decorations& d, TypeId pointee, StorageClass storage) {
+    std::vector<std::string> parts;
+    if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
+    if (d.component) {
+      if (ctx_.es) ctx_.fail("layout(component) does not exist in GLSL ES");
+      parts.push_back(fmt::format("component = {}", *d.component));
+    }
+    if (d.index && storage == StorageClass::Output) {
+      if (ctx_.es) ctx_.extensions.insert("GL_EXT_blend_func_extended");
+      parts.push_back(fmt::format("index = {}", *d.index));
+    }
+    std::string q = layout_text(parts);
+    if (d.invariant && storage == StorageClass::Output) q += "invariant ";
+    q += interpolation(d, pointee, storage);
+    return q + (storage == StorageClass::Input ? "in " : "out ");
+  }
+
+  // Integer fragment inputs (and in GLSL ES vertex outputs) must be flat;
+  // the IR may leave that implicit.
+  std::string interpolation(const ir::Decorations& d, TypeId t, StorageClass storage) {
+    const ir::ShaderStage stage = m_.shader().stage;
+    const bool interpolated = (stage == ir::ShaderStage::Fragment && storage == StorageClass::Input) ||
+                              (ctx_.es && stage == ir::ShaderStage::Vertex && storage == StorageClass::Output);
+    std::string q;
+    if (d.interpolation == ir::Interpolation::Flat || (interpolated && holds_integers(ctx_, t))) {
+      q += "flat ";
+    } else if (d.interpolation == ir::Interpolation::NoPerspective) {
+      if (ctx_.es) ctx_.fail("noperspective does not exist in GLSL ES");
+      q += "noperspective ";
+    }
+    if (d.centroid) q += "centroid ";
+    if (d.sample) {
+      if (ctx_.es) ctx_.extensions.insert("GL_OES_shader_multisample_interpolation");
+      q += "sample ";
+    }
+    return q;
+  }
+
+  std::string opaque_uniform(const ir::Decorations& d, TypeId pointee) {
+    std::vector<std::string> parts;
+    const TypeId e = innermost_element(ctx_, pointee);
+    const ir::Type& t = m_.type(e);
+    if (t.kind == TypeKind::Image && t.image.storage && !t.image.format.empty()) {
+      if (!is_valid_identifier(t.image.format))
+        ctx_.fail(fmt::format("image format '{}' is not a GLSL format qualifier", t.image.format));
+      parts.push_back(t.image.format);
+    }
+    if (is_opaque(ctx_, e))
+      for (auto& p : set_binding(ctx_, d)) parts.push_back(p);
+    return layout_text(parts) + "uniform " + words(memory_qualifiers(d));
+  }
+
+  void block(VariableId id, const ir::Decorations& d, TypeId pointee, StorageClass storage, std::string& out) {
+    const TypeId bt = block_type_of(ctx_, pointee);
+    const ir::Type& t = m_.type(bt);
+    std::vector<std::string> parts;
+    std::string storage_word;
+    bool std430 = true;
+    // Vulkan's default layouts (std140 uniform, std430 buffer) go unstated
+    // unless every member has an offset: a stated layout makes glslang
+    // record all of them, and sources that state none get none.
+    bool all_offsets = true;
+    for (const auto& mem : t.members) all_offsets = all_offsets && mem.offset;
+    const bool implicit = ctx_.vulkan && !all_offsets;
+    bool laid_out = true;  // members follow std140/std430, so offsets can be checked
+    switch (storage) {
+      case StorageClass::Uniform:
+      case StorageClass::UniformConstant:
+        storage_word = "uniform";
+        std430 = t.layout == ir::BlockLayout::Std430;
+        if (std430) ctx_.fail(fmt::format("uniform block '{}' has std430 layout, which GLSL allows only for buffers",
+                                          t.name));
+        if (t.layout == ir::BlockLayout::Std140 && !implicit) parts.push_back("std140");
+        laid_out = ctx_.vulkan || t.layout != ir::BlockLayout::None;
+        for (auto& p : set_binding(ctx_, d)) parts.push_back(p);
+        break;
+      case StorageClass::StorageBuffer:
+        storage_word = "buffer";
+        std430 = t.layout != ir::BlockLayout::Std140;
+        if (t.layout != ir::BlockLayout::None && !(implicit && std430)) parts.push_back(std430 ? "std430" : "std140");
+        laid_out = ctx_.vulkan || t.layout != ir::BlockLayout::None;
+        for (auto& p : set_binding(ctx_, d)) parts.push_back(p);
+        break;
+      case StorageClass::PushConstant:
+        if (!ctx_.vulkan) ctx_.fail(fmt::format("push constant block '{}' exists only in Vulkan GLSL", t.name));
+        storage_word = "uniform";
+        parts.push_back("push_constant");
+        std430 = t.layout != ir::BlockLayout::Std140;
+        if (t.layout == ir::BlockLayout::Std140) parts.push_back("std140");
+        break;
+      case StorageClass::Input:
+      case StorageClass::Output:
+        storage_word = storage == StorageClass::Input ? "in" : "out";
+        laid_out = false;
+        if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
+        break;
+      default:
+        ctx_.fail(fmt::format("block '{}' in {} storage", t.name, ir::to_string(storage)));
+        return;
+    }
+    const bool varying = storage == StorageClass::Input || storage == StorageClass::Output;
+    if (ctx_.vulkan && !varying && array_dims(ctx_, pointee).find("][") != std::string::npos)
+      ctx_.fail(fmt::format("'{}': Vulkan has no arrays of arrays of blocks", ctx_.variable_names[id.index()]));
+    out += layout_text(parts) + words(memory_qualifiers(d)) + storage_word + " " + t.name + " {\n";
+    std::uint32_t cursor = 0;
+    for (std::uint32_t i = 0; i < t.members.size(); ++i) {
+      const ir::StructMember& mem = t.members[i];
+      std::vector<std::string> mparts;
+      const bool row_major = mem.matrix_layout == ir::MatrixLayout::RowMajor;
+      if (laid_out) {
+        const MemberLayout l = std_layout(ctx_, mem.type, std430, row_major);
+        const std::uint32_t expected = round_up(cursor, l.align);
+        if (mem.offset && *mem.offset != expected) {
+          if (ctx_.es && !ctx_.vulkan) ctx_.fail(fmt::format("block '{}': member '{}' needs layout(offset), which GLSL ES lacks",
+                                             t.name, mem.name));
+          mparts.push_back(fmt::format("offset = {}", *mem.offset));
+          cursor = *mem.offset + l.size;
+        } else {
+          cursor = expected + l.size;
+        }
+      }
+      if (row_major) mparts.push_back("row_major");
+      std::string q = layout_text(mparts);
+      if (varying) q += interpolation(ir::Decorations{}, mem.type, storage);
+      out += "    " + q + declarator(ctx_, mem.type, member_name(ctx_, bt, i)) + ";\n";
+    }
+    if (ctx_.variable_forms[id.index()] == VariableForm::AnonymousBlock)
+      out += "};\n";
+    else
+      out += "} " + ctx_.variable_names[id.index()] + array_dims(ctx_, pointee) + ";\n";
+  }
+
+  EmitContext& ctx_;
+  const ir::Module& m_;
+};
+
+}  // namespace
+
+std::string emit_declarations(EmitContext& ctx) {
+  const ir::Module& m = ctx.m;
+  std::string out;
+  const ir::ShaderInfo& s = m.shader();
+  if (s.stage == ir::ShaderStage::Fragment && s.early_fragment_tests) out += "layout(early_fragment_tests) in;\n";
+  if (s.stage == ir::ShaderStage::Compute)
+    out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", s.local_size[0],
+                       s.local_size[1], s.local_size[2]);
+  if (!out.empty()) out += "\n";
+
+  for (const auto& sc : ctx.spec_constants) {
+    const ir::Constant& c = m.constant(sc.id);
+    out += fmt::format("{}const {} {} = {};\n", ctx.vulkan ? fmt::format("layout(constant_id = {}) ", *c.spec_id) : "",
+                       type_text(ctx, c.type), sc.name, sc.default_value);
+  }
+  if (!ctx.spec_constants.empty()) out += "\n";
+
+  // Structs that something uses, each after the structs it contains (an
+  // interned type's parts always have lower ids).
+  std::vector<char> used(m.type_count(), 0);
+  auto mark = [&](TypeId t) {
+    if (t.valid() && t.index() < used.size()) used[t.index()] = used[ctx.canonical[t.index()].index()] = 1;
+  };
+  for (std::uint32_t i = 0; i < m.variable_count(); ++i) mark(m.variable(VariableId(i)).type);
+  for (std::uint32_t i = 0; i < m.register_count(); ++i) mark(m.reg(ir::RegisterId(i)).type);
+  for (std::uint32_t i = 0; i < m.constant_count(); ++i) mark(m.constant(ir::ConstantId(i)).type);
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) mark(m.function(ir::FunctionId(i)).return_type);
+  for (std::uint32_t i = m.type_count(); i-- > 0;) {
+    if (!used[i]) continue;
+    const ir::Type& t = m.type(TypeId(i));
+    if (t.kind == TypeKind::Struct)
+      for (const auto& mem : t.members) mark(mem.type);
+    else if (t.element.valid())
+      mark(t.element);
+  }
+  for (std::uint32_t i = 0; i < m.type_count(); ++i) {
+    const ir::Type& t = m.type(TypeId(i));
+    if (!used[i] || t.kind != TypeKind::Struct || t.is_block || ctx.canonical[i].index() != i) continue;
+    out += "struct " + ctx.struct_names[i] + " {\n";
+    for (std::uint32_t k = 0; k < t.members.size(); ++k)
+      out += "    " + declarator(ctx, t.members[k].type, ctx.member_names[i][k]) + ";\n";
+    out += "};\n\n";
+  }
+
+  const std::vector<ir::Decorations> slots = assign_interface_slots(ctx);
+  GlobalDeclarer declarer(ctx);
+  std::string globals;
+  for (std::size_t i = 0; i < m.globals().size(); ++i) declarer.declare(m.globals()[i], slots[i], globals);
+  if (!globals.empty()) out += globals + "\n";
+  return out;
+}
+
+std::string emit_header(const EmitContext& ctx) {
+  std::string out = ctx.es ? "#version 310 es\n" : "#version 450\n";
+  for (const auto& e : ctx.extensions) out += "#extension " + e + " : require\n";
+  auto word = [](ir::Precision p) {
+    return p == ir::Precision::Low ? "lowp" : p == ir::Precision::Medium ? "mediump" : "highp";
+  };
+  if (ctx.es) out += fmt::format("precision {} float;\nprecision {} int;\n", word(ctx.default_float), word(ctx.default_int));
+  return out + "\n";
+}
+
+}  // namespace sluice::glsl_out

@@ -1,0 +1,160 @@
+// One function's text. The block tree is walked with an explicit stack of
+// chain frames (a chain is a block and the merge blocks after it); each
+// chain writes a chunk of the Document, and a construct is assembled once
+// its sub-chains are written, so the walk never recurses.
+//
+// Inlining (the ANGLE IR text output's rule): a register used once, later in
+// the same chain, is kept pending as an expression and spelled at its use;
+// others get a `const` temporary. Before each instruction, a pending
+// expression it does not consume is bound to a temporary if the two touch
+// the same memory and one of them writes it (MemoryAccess::conflicts_with):
+// a Load is never moved past a Store to its variable or past a call, and a
+// call never past another access to memory it may change. Pending
+// expressions therefore commute with everything up to their use.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "output/glsl/analysis.h"
+#include "output/glsl/context.h"
+#include "output/glsl/document.h"
+
+namespace sluice::glsl_out {
+
+// Expressions longer than this many nested operations get a temporary.
+inline constexpr std::uint32_t kMaxInlineDepth = 12;
+
+// Module-wide per-register state of the emitter.
+struct RegisterStates {
+  enum class State : std::uint8_t { Unset, Pending, Bound, Consumed };
+  std::vector<State> state;
+  std::vector<Expr> pending;        // the expression of a Pending register
+  std::vector<std::string> names;   // the name of a Bound register
+
+  explicit RegisterStates(std::size_t n) : state(n, State::Unset), pending(n), names(n) {}
+};
+
+enum class ChainKind : std::uint8_t { Entry, IfTrue, IfFalse, LoopCondition, LoopBody, LoopContinue, Case };
+
+// What a finished chain hands to the construct that owns it.
+struct ChainResult {
+  ChunkId chunk = 0;
+  bool present = false;          // the sub-block exists
+  bool declares = false;         // declarations at the chunk's top level
+  bool single_block = true;
+  std::optional<Expr> value;     // the operand of a final Merge or LoopIf, not yet spelled anywhere
+  ir::Opcode end = ir::Opcode::Unreachable;  // the chain's last terminator
+  bool only_expressions = true;  // every statement is an expression statement (for a `for` step)
+  std::vector<std::string> expressions;
+};
+
+// Emits function `f`: "signature {\n body }\n".
+std::string emit_function(EmitContext& ctx, RegisterFacts& regs, VariableFacts& vars, RegisterStates& states,
+                          ir::FunctionId f);
+
+namespace detail {
+
+struct Frame {
+  ChainKind kind = ChainKind::Entry;
+  ir::BlockId construct;         // the block whose terminator owns this chain
+  std::uint32_t slot = 0;        // index among the construct's sub-blocks (listing order)
+  ir::BlockId block;             // the chain's current block
+  std::uint32_t step = 0;        // progress through the current block's sub-chains
+  std::vector<ChainResult> subs; // by listing slot
+  ChainResult result;
+  std::vector<ir::RegisterId> pending;  // pending registers whose expressions access memory
+};
+
+// At most this many pending expressions that access memory per chain; the
+// oldest is bound when there would be more, which bounds the cost of
+// checking each instruction against them.
+inline constexpr std::size_t kMaxPendingAccesses = 64;
+
+struct LoopContext {
+  enum class Phase : std::uint8_t { Continue, Condition, Body };
+  ir::BlockId loop;
+  Phase phase = Phase::Continue;
+  std::optional<ChunkId> latch;  // placed before each `continue` (the continue block, ...)
+  bool latch_declares = false;
+  std::string step;              // the `for` step, when the continue block fits there
+  std::string condition_flag;    // DoLoop with a statement condition: the flag `while` tests
+};
+
+class FunctionEmitter {
+ public:
+  FunctionEmitter(EmitContext& ctx, RegisterFacts& regs, VariableFacts& vars, RegisterStates& states,
+                  ir::FunctionId f);
+  std::string run();
+
+ private:
+  // --- control_flow.cpp: the walk and the constructs ---
+  void walk();
+  bool schedule_sub_chain(std::size_t frame_index);
+  void finish_block(std::size_t frame_index);
+  void terminator(Frame& f, ir::BlockId id, const ir::Block& b);
+  void assemble_if(Frame& f, const ir::Block& b);
+  void assemble_loop(Frame& f, ir::BlockId id, const ir::Block& b);
+  void assemble_switch(Frame& f, const ir::Block& b);
+  void after_continue_chain(Frame& f, const ir::Block& b);
+  void after_condition_chain(Frame& f, const ir::Block& b);
+  void continue_statement(Frame& f, ir::BlockId id);
+  void break_statement(Frame& f, ir::BlockId id, const ir::Instruction& inst);
+  LoopContext* innermost_loop() { return loops_.empty() ? nullptr : &loops_.back(); }
+
+  // --- statements.cpp: declarations, instructions, operands ---
+  // A block's local variables are declared in its Declare order (the order a
+  // front end met them): each as late as its first use allows, and one whose
+  // first use stores the whole variable as `T v = value;` at that store.
+  void begin_declarations(Frame& f, ir::BlockId id, const ir::Block& b);
+  void declare_through(Frame& f, std::size_t position);  // every one up to `position`, plainly
+  void declare_until_store(Frame& f);                    // the next ones that need no store
+  void declare_used(Frame& f, const ir::Instruction& inst, std::int32_t index);
+  void instruction(Frame& f, ir::BlockId id, std::size_t index, const ir::Instruction& inst);
+  void store(Frame& f, ir::BlockId id, const ir::Instruction& inst, std::int32_t index);
+  // Flushes what evaluating operand `o` and then `access` would reorder,
+  // then spells the operand.
+  Expr value_operand(Frame& f, ir::Operand o, const MemoryAccess& access);
+  // Binds the pending expressions not in `consumed` that conflict with `access`.
+  void flush(Frame& f, std::span<const ir::RegisterId> consumed, const MemoryAccess& access);
+  MemoryAccess own_access(const ir::Instruction& inst) const;
+  void bind_branches_beside_sampler_construct(Frame& f, const ir::Instruction& inst);
+  std::optional<ir::VariableId> local_root(ir::Operand pointer) const;
+  std::vector<ir::RegisterId> consumed_by(std::span<const ir::Operand> operands) const;
+  Expr operand(ir::Operand o);
+  Expr inline_pointer(ir::RegisterId r);
+  void define(Frame& f, ir::RegisterId r, Expr e, bool force_pending = false);
+  void bind(Frame& f, ir::RegisterId r, Expr e);
+  void statement(Frame& f, std::string text, bool expression);
+  void declaration_line(Frame& f, std::string text);
+  const std::string& register_name(ir::RegisterId r);
+  std::string variable_declaration(ir::VariableId v, std::optional<std::string> initializer);
+  std::string variable_name(ir::VariableId v) const;
+
+  EmitContext& ctx_;
+  const ir::Module& m_;
+  const ir::FunctionId id_;
+  const ir::Function& f_;
+  RegisterFacts& regs_;
+  VariableFacts& vars_;
+  RegisterStates& states_;
+  NameTable names_;
+  FunctionAnalysis a_;
+  Document doc_;
+  std::vector<Frame> frames_;
+  std::vector<LoopContext> loops_;
+  ChainResult body_;
+  bool returns_value_ = false;  // a `return value;` was written
+  // The block whose declarations are being written, and the next one.
+  const ir::Block* decl_block_ = nullptr;
+  ir::BlockId decl_block_id_;
+  std::size_t decl_next_ = 0;
+  mutable std::vector<ir::RegisterId> consumed_stack_;  // consumed_by's, kept to reuse its memory
+  std::vector<std::string> chain_targets_;  // the targets of a chained assignment so far
+  std::string for_init_;  // the for-init of the Loop that ends the current block, when it is a Store
+};
+
+}  // namespace detail
+}  // namespace sluice::glsl_out

@@ -1,0 +1,89 @@
+// emit(): checks, names, declarations, then the functions with callees
+// before their callers (GLSL needs a declaration before a call; recursion is
+// refused, as GLSL forbids it).
+#include "output/glsl/glsl_output.h"
+
+#include <fmt/format.h>
+
+#include "ir/operands.h"
+#include "output/glsl/analysis.h"
+#include "output/glsl/declarations.h"
+#include "output/glsl/module_names.h"
+#include "output/glsl/function_emitter.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+namespace {
+
+// Callees first, by an explicit-stack depth-first search over the calls.
+std::vector<ir::FunctionId> function_order(EmitContext& ctx) {
+  const ir::Module& m = ctx.m;
+  const std::size_t n = m.function_count();
+  std::vector<std::vector<ir::FunctionId>> callees(n);
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (const ir::Block& b : m.function(ir::FunctionId(i)).blocks)
+      for (const ir::Instruction& inst : b.instructions)
+        if (inst.opcode == ir::Opcode::Call && !inst.operands.empty() && inst.operands[0].is_function() &&
+            inst.operands[0].value() < n)
+          callees[i].push_back(inst.operands[0].as_function());
+  enum : std::uint8_t { kNew, kOpen, kDone };
+  std::vector<std::uint8_t> state(n, kNew);
+  std::vector<ir::FunctionId> order;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (state[root] != kNew) continue;
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
+    state[root] = kOpen;
+    while (!stack.empty()) {
+      auto& [f, next] = stack.back();
+      if (next < callees[f].size()) {
+        const std::uint32_t c = callees[f][next++].index();
+        if (state[c] == kOpen) {
+          ctx.fail(fmt::format("function '{}' is recursive; GLSL forbids recursion", m.function(ir::FunctionId(c)).name.text));
+          return order;
+        }
+        if (state[c] == kNew) {
+          state[c] = kOpen;
+          stack.push_back({c, 0});
+        }
+        continue;
+      }
+      state[f] = kDone;
+      order.push_back(ir::FunctionId(f));
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
+Result<GlslVersion> parse_version(std::string_view text) {
+  if (text == "450") return GlslVersion::V450;
+  if (text == "310es" || text == "310 es" || text == "310") return GlslVersion::V310es;
+  return Error{fmt::format("unknown GLSL version '{}' (expected 450 or 310es)", text)};
+}
+
+Result<std::string> emit(const ir::Module& m, const Options& options) {
+  EmitContext ctx(m, options);
+  compute_canonical_types(ctx);
+  if (ctx.es) choose_default_precisions(ctx);
+  if (!ctx.failed()) name_module(ctx);
+  std::string declarations;
+  if (!ctx.failed()) declarations = emit_declarations(ctx);
+  std::string functions;
+  if (!ctx.failed()) {
+    RegisterFacts regs(m.register_count());
+    VariableFacts vars(m.variable_count());
+    RegisterStates states(m.register_count());
+    for (ir::FunctionId f : function_order(ctx)) {
+      if (ctx.failed()) break;
+      functions += emit_function(ctx, regs, vars, states, f);
+      functions += "\n";
+    }
+  }
+  if (ctx.failed()) return Error{"GLSL output: " + *ctx.error};
+  if (!functions.empty()) functions.pop_back();
+  return emit_header(ctx) + declarations + functions;
+}
+
+}  // namespace sluice::glsl_out

@@ -1,0 +1,133 @@
+// Interface facts shared by the declarations and the names: what a global
+// variable holds, the locations a type occupies, and the Vulkan
+// assignment of missing locations and bindings (as glslangValidator's
+// --auto-map-locations / --auto-map-bindings would choose them).
+#include "output/glsl/interface.h"
+
+#include <map>
+#include <set>
+
+#include "ir/typing.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+
+using ir::StorageClass;
+using ir::TypeId;
+using ir::TypeKind;
+using ir::VariableId;
+
+TypeId pointee_of(const EmitContext& ctx, const ir::Variable& v) {
+  if (!v.type.valid() || v.type.index() >= ctx.m.type_count()) return {};
+  const ir::Type& t = ctx.m.type(v.type);
+  return t.kind == TypeKind::Pointer ? t.element : TypeId{};
+}
+
+StorageClass storage_of(const EmitContext& ctx, const ir::Variable& v) { return ctx.m.type(v.type).storage; }
+
+// The block struct a variable holds (directly or as an array of blocks).
+TypeId block_type_of(const EmitContext& ctx, TypeId pointee) {
+  const TypeId e = innermost_element(ctx, pointee);
+  if (!e.valid() || e.index() >= ctx.m.type_count()) return {};
+  const ir::Type& t = ctx.m.type(e);
+  return t.kind == TypeKind::Struct && t.is_block ? e : TypeId{};
+}
+
+// Interface locations a type occupies (GLSL 4.50 §4.4.1: one per vector,
+// one per matrix column, arrays and structs add up).
+std::uint32_t location_slots(const EmitContext& ctx, TypeId t) {
+  const ir::Type& ty = ctx.m.type(t);
+  switch (ty.kind) {
+    case TypeKind::Matrix: return ty.count;
+    case TypeKind::Array: return ty.count * location_slots(ctx, ty.element);
+    case TypeKind::Struct: {
+      std::uint32_t n = 0;
+      for (const auto& mem : ty.members) n += location_slots(ctx, mem.type);
+      return n;
+    }
+    default: return 1;
+  }
+}
+
+bool holds_integers(const EmitContext& ctx, TypeId t) {
+  const TypeId e = innermost_element(ctx, t);
+  const auto k = ir::component_kind(ctx.m, e);
+  if (k) return *k != ir::ScalarKind::Float;
+  if (e.valid() && ctx.m.type(e).kind == TypeKind::Struct)
+    for (const auto& mem : ctx.m.type(e).members)
+      if (holds_integers(ctx, mem.type)) return true;
+  return false;
+}
+
+// A descriptor: a block or an opaque variable (or an array of them).
+// Structs holding samplers are not; Vulkan GLSL gives them no binding.
+bool is_resource(const EmitContext& ctx, const ir::Variable& v) {
+  const StorageClass s = storage_of(ctx, v);
+  if (s == StorageClass::StorageBuffer) return true;
+  if (s != StorageClass::Uniform && s != StorageClass::UniformConstant) return false;
+  const TypeId p = pointee_of(ctx, v);
+  return block_type_of(ctx, p).valid() || is_opaque(ctx, innermost_element(ctx, p));
+}
+
+bool is_user_varying(const EmitContext& ctx, VariableId id) {
+  const ir::Variable& v = ctx.m.variable(id);
+  const StorageClass s = storage_of(ctx, v);
+  return (s == StorageClass::Input || s == StorageClass::Output) && v.decorations.built_in.empty() &&
+         ctx.variable_forms[id.index()] != VariableForm::BuiltInBlock;
+}
+
+// Vulkan: gives user inputs/outputs without a location the lowest free
+// range, and resources without a binding the next free one in their set.
+std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
+  const ir::Module& m = ctx.m;
+  std::vector<ir::Decorations> out;
+  for (VariableId id : m.globals()) out.push_back(m.variable(id).decorations);
+  if (!ctx.vulkan) return out;
+  std::map<StorageClass, std::set<std::uint32_t>> used_locations;
+  std::map<std::uint32_t, std::set<std::uint32_t>> used_bindings;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const VariableId id = m.globals()[i];
+    const ir::Variable& v = m.variable(id);
+    if (is_user_varying(ctx, id) && out[i].location) {
+      // Locations that overlap an earlier variable's (glslang's automatic
+      // mapping can leave such IR) are chosen anew below.
+      const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
+      auto& used = used_locations[storage_of(ctx, v)];
+      bool overlaps = false;
+      for (std::uint32_t k = 0; k < n; ++k) overlaps = overlaps || used.contains(*out[i].location + k);
+      if (overlaps && !out[i].component) {
+        out[i].location.reset();
+        continue;
+      }
+      for (std::uint32_t k = 0; k < n; ++k) used.insert(*out[i].location + k);
+    }
+    if (is_resource(ctx, v) && out[i].binding) used_bindings[out[i].set.value_or(0)].insert(*out[i].binding);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const VariableId id = m.globals()[i];
+    const ir::Variable& v = m.variable(id);
+    if (is_user_varying(ctx, id) && !out[i].location) {
+      auto& used = used_locations[storage_of(ctx, v)];
+      const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
+      std::uint32_t start = 0;
+      for (;;) {
+        bool free = true;
+        for (std::uint32_t k = 0; k < n && free; ++k) free = !used.contains(start + k);
+        if (free) break;
+        ++start;
+      }
+      for (std::uint32_t k = 0; k < n; ++k) used.insert(start + k);
+      out[i].location = start;
+    }
+    if (is_resource(ctx, v) && !out[i].binding) {
+      auto& used = used_bindings[out[i].set.value_or(0)];
+      std::uint32_t b = 0;
+      while (used.contains(b)) ++b;
+      used.insert(b);
+      out[i].binding = b;
+    }
+  }
+  return out;
+}
+
+}  // namespace sluice::glsl_out

@@ -1,0 +1,140 @@
+// Module-level names: interface names are reserved first and kept exactly;
+// structs, functions, other globals and specialization constants are
+// sanitized and made unique around them.
+#include "output/glsl/module_names.h"
+
+#include <fmt/format.h>
+
+#include "output/glsl/builtins.h"
+#include "output/glsl/interface.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+
+using ir::StorageClass;
+using ir::TypeId;
+using ir::TypeKind;
+using ir::VariableId;
+
+const std::string& member_name(const EmitContext& ctx, TypeId struct_type, std::uint32_t index) {
+  static const std::string kMissing = "_missing_member";
+  if (!struct_type.valid() || struct_type.index() >= ctx.canonical.size()) return kMissing;
+  const auto& names = ctx.member_names[ctx.canonical[struct_type.index()].index()];
+  return index < names.size() ? names[index] : kMissing;
+}
+
+void name_module(EmitContext& ctx) {
+  const ir::Module& m = ctx.m;
+  ctx.variable_names.assign(m.variable_count(), "");
+  ctx.variable_forms.assign(m.variable_count(), VariableForm::Named);
+  ctx.is_global.assign(m.variable_count(), 0);
+  ctx.struct_names.assign(m.type_count(), "");
+  ctx.member_names.assign(m.type_count(), {});
+  ctx.function_names.assign(m.function_count(), "");
+
+  // Built-ins, and which globals are blocks of which kind.
+  std::vector<VariableId> globals;
+  std::vector<char> block_used(m.type_count(), 0);
+  for (VariableId id : m.globals()) {
+    if (!id.valid() || id.index() >= m.variable_count() || !pointee_of(ctx, m.variable(id)).valid()) {
+      ctx.fail(fmt::format("global v{} does not exist or is not a pointer", id.index()));
+      return;
+    }
+    const ir::Variable& v = m.variable(id);
+    const StorageClass storage = storage_of(ctx, v);
+    if (ctx.is_global[id.index()]++) {
+      ctx.fail(fmt::format("global v{} is listed twice", id.index()));
+      return;
+    }
+    if (!v.decorations.built_in.empty()) {
+      ctx.variable_forms[id.index()] = VariableForm::BuiltIn;
+      ctx.variable_names[id.index()] = builtin_variable_name(ctx, v.decorations.built_in, storage);
+      continue;
+    }
+    const TypeId bt = block_type_of(ctx, pointee_of(ctx, v));
+    if (bt.valid()) {
+      if (block_used[bt.index()]++)
+        ctx.fail(fmt::format("block type '{}' is used by two variables; GLSL block names are unique",
+                             m.type(bt).name));
+      const auto& members = m.type(bt).members;
+      std::size_t builtins = 0;
+      for (const auto& mem : members) builtins += !mem.built_in.empty();
+      if (builtins == members.size()) {
+        ctx.variable_forms[id.index()] = VariableForm::BuiltInBlock;
+        for (const auto& mem : members)
+          ctx.member_names[bt.index()].push_back(builtin_variable_name(ctx, mem.built_in, storage));
+        continue;
+      }
+      if (builtins) ctx.fail(fmt::format("block '{}' mixes built-in and user members", m.type(bt).name));
+      if (v.name.text.empty()) ctx.variable_forms[id.index()] = VariableForm::AnonymousBlock;
+    }
+    globals.push_back(id);
+  }
+
+  // Interface names first: they cannot change.
+  auto exact = [&](const std::string& name, std::string_view what) {
+    if (!is_valid_identifier(name))
+      ctx.fail(fmt::format("{} '{}' is not a valid GLSL identifier and cannot be renamed", what, name));
+    else if (!ctx.globals.take_exact(name))
+      ctx.fail(fmt::format("{} '{}' clashes with another interface name", what, name));
+  };
+  for (VariableId id : globals) {
+    const ir::Variable& v = m.variable(id);
+    // Legacy built-ins a front end made user variables (gl_FragColor) are
+    // reserved in the output's GLSL; they are renamed with the others.
+    if (v.name.source != ir::NameSource::Interface || v.name.text.empty() || v.name.text.starts_with("gl_")) continue;
+    exact(v.name.text, "interface variable");
+    ctx.variable_names[id.index()] = v.name.text;
+  }
+  for (VariableId id : globals) {
+    const TypeId bt = block_type_of(ctx, pointee_of(ctx, m.variable(id)));
+    if (!bt.valid()) continue;
+    const ir::Type& t = m.type(bt);
+    exact(t.name, "block name");
+    NameTable members;
+    for (const auto& mem : t.members) {
+      if (ctx.variable_forms[id.index()] == VariableForm::AnonymousBlock)
+        exact(mem.name, "member of an anonymous block");
+      else if (!is_valid_identifier(mem.name) || !members.take_exact(mem.name))
+        ctx.fail(fmt::format("block '{}': member name '{}' is not a valid, unique GLSL identifier", t.name, mem.name));
+      ctx.member_names[bt.index()].push_back(mem.name);
+    }
+  }
+  for (std::uint32_t i = 0; i < m.type_count(); ++i) {
+    const ir::Type& t = m.type(TypeId(i));
+    if (t.kind != TypeKind::Struct || t.is_block || ctx.canonical[i].index() != i) continue;
+    ctx.struct_names[i] = ctx.globals.take(t.name, "S");
+    if (ctx.vulkan && contains_opaque(ctx, TypeId(i)))
+      ctx.fail(fmt::format("struct '{}' holds an opaque type, which Vulkan does not allow", t.name));
+    NameTable members;
+    for (const auto& mem : t.members) ctx.member_names[i].push_back(members.take(mem.name, "m"));
+  }
+  const ir::FunctionId entry = m.entry_point();
+  if (entry.valid()) {
+    ctx.globals.take_exact("main");
+    ctx.function_names[entry.index()] = "main";
+  }
+  for (std::uint32_t i = 0; i < m.function_count(); ++i)
+    if (ctx.function_names[i].empty()) ctx.function_names[i] = ctx.globals.take(m.function(ir::FunctionId(i)).name.text, "f");
+  for (VariableId id : globals)
+    if (ctx.variable_names[id.index()].empty() && ctx.variable_forms[id.index()] != VariableForm::AnonymousBlock)
+      ctx.variable_names[id.index()] = ctx.globals.take(m.variable(id).name.text, "g");
+  ctx.wrapper_blocks.assign(m.variable_count(), "");
+  for (VariableId id : globals) {
+    const ir::Variable& v = m.variable(id);
+    if (storage_of(ctx, v) == StorageClass::PushConstant && !block_type_of(ctx, pointee_of(ctx, v)).valid())
+      ctx.wrapper_blocks[id.index()] = ctx.globals.take(ctx.variable_names[id.index()] + "_block", "push_block");
+  }
+
+  // Specialization constants are declared by name; uses spell the name.
+  for (std::uint32_t i = 0; i < m.constant_count(); ++i) {
+    const ir::ConstantId c(i);
+    if (!m.constant(c).spec_id || m.constant(c).is_composite()) continue;
+    std::string value = constant_expr(ctx, c).text;
+    std::string name = ctx.globals.take(fmt::format("spec{}", *m.constant(c).spec_id), "spec");
+    ctx.constants[i] = Expr{name, Prec::Primary};
+    ctx.spec_constants.push_back({c, std::move(name), std::move(value)});
+  }
+}
+
+}  // namespace sluice::glsl_out

@@ -1,0 +1,381 @@
+// Declarations, instructions and operands: the straight-line part of the
+// function emitter, including the pending-expression rules (see
+// function_emitter.h) and compound assignments.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ir/operands.h"
+#include "ir/typing.h"
+#include "output/glsl/expressions.h"
+#include "output/glsl/function_emitter.h"
+#include "output/glsl/types.h"
+
+namespace sluice::glsl_out {
+namespace detail {
+
+using ir::Opcode;
+using ir::RegisterId;
+using State = RegisterStates::State;
+
+void FunctionEmitter::statement(Frame& f, std::string text, bool expression) {
+  if (expression)
+    f.result.expressions.push_back(text);
+  else
+    f.result.only_expressions = false;
+  doc_.line(f.result.chunk, std::move(text) + ";");
+}
+
+void FunctionEmitter::declaration_line(Frame& f, std::string text) {
+  f.result.declares = true;
+  f.result.only_expressions = false;
+  doc_.line(f.result.chunk, std::move(text) + ";");
+}
+
+const std::string& FunctionEmitter::register_name(RegisterId r) {
+  std::string& name = states_.names[r.index()];
+  if (name.empty()) name = names_.take(fmt::format("t{}", r.index()), "t");
+  return name;
+}
+
+std::string FunctionEmitter::variable_name(ir::VariableId v) const {
+  const std::string& name = ctx_.variable_names[v.index()];
+  if (name.empty()) ctx_.fail(fmt::format("variable v{} has no name in function '{}'", v.index(), f_.name.text));
+  return name;
+}
+
+std::string FunctionEmitter::variable_declaration(ir::VariableId v, std::optional<std::string> initializer) {
+  const ir::Variable& var = m_.variable(v);
+  const ir::TypeId t = ir::pointee(m_, var.type);
+  std::string text = precision_prefix(ctx_, t, var.precision, true) + declarator(ctx_, t, variable_name(v));
+  if (initializer) text += " = " + *initializer;
+  return text;
+}
+
+void FunctionEmitter::begin_declarations(Frame& f, ir::BlockId id, const ir::Block& b) {
+  decl_block_ = &b;
+  decl_block_id_ = id;
+  decl_next_ = 0;
+  declare_until_store(f);
+}
+
+void FunctionEmitter::declare_through(Frame& f, std::size_t position) {
+  const auto& list = decl_block_->declarations;
+  for (; decl_next_ <= position && decl_next_ < list.size(); ++decl_next_) {
+    const ir::VariableId v = list[decl_next_];
+    if (vars_.for_init_of[v.index()].valid() || vars_.declared[v.index()]) continue;
+    const ir::Variable& var = m_.variable(v);
+    std::optional<std::string> init;
+    if (var.initializer.valid()) init = constant_expr(ctx_, var.initializer).text;
+    declaration_line(f, variable_declaration(v, init));
+    vars_.declared[v.index()] = 1;
+  }
+}
+
+void FunctionEmitter::declare_until_store(Frame& f) {
+  const auto& list = decl_block_->declarations;
+  while (decl_next_ < list.size()) {
+    const ir::VariableId v = list[decl_next_];
+    if (vars_.declare_at_store[v.index()] >= 0 && !vars_.declared[v.index()]) return;
+    declare_through(f, decl_next_);
+  }
+}
+
+// Before instruction `index`: declares the block's variables it names that
+// are not declared yet (all earlier ones in Declare order with them).
+void FunctionEmitter::declare_used(Frame& f, const ir::Instruction& inst, std::int32_t index) {
+  const auto& list = decl_block_->declarations;
+  for (std::size_t k = 0; k < inst.operands.size(); ++k) {
+    const ir::Operand o = inst.operands[k];
+    if (!o.is_variable() || vars_.declared[o.value()] || vars_.declared_in[o.value()] != decl_block_id_) continue;
+    if (vars_.for_init_of[o.value()].valid()) continue;
+    const auto at = std::find(list.begin() + static_cast<std::ptrdiff_t>(decl_next_), list.end(), o.as_variable());
+    if (at == list.end()) continue;
+    const std::size_t position = static_cast<std::size_t>(at - list.begin());
+    const bool its_store = inst.opcode == Opcode::Store && k == 0 && vars_.declare_at_store[o.value()] == index;
+    if (!its_store || position > 0) declare_through(f, its_store ? position - 1 : position);
+    if (its_store) decl_next_ = position;  // store() writes `T v = value;` and moves on
+  }
+}
+
+std::vector<RegisterId> FunctionEmitter::consumed_by(std::span<const ir::Operand> operands) const {
+  std::vector<RegisterId> out;
+  std::vector<RegisterId>& stack = consumed_stack_;
+  stack.clear();
+  for (const ir::Operand& o : operands)
+    if (o.is_register()) stack.push_back(o.as_register());
+  while (!stack.empty()) {
+    const RegisterId r = stack.back();
+    stack.pop_back();
+    if (states_.state[r.index()] == State::Pending) {
+      out.push_back(r);
+    } else if (regs_.must_inline[r.index()] && regs_.def[r.index()].index >= 0) {
+      const auto& d = regs_.def[r.index()];
+      ir::for_each_register_use(f_.block(d.block).instructions[d.index], [&](RegisterId z) { stack.push_back(z); });
+    }
+  }
+  return out;
+}
+
+void FunctionEmitter::flush(Frame& f, std::span<const RegisterId> consumed, const MemoryAccess& access) {
+  if (access.empty() || f.pending.empty()) return;
+  std::vector<RegisterId> keep;
+  for (RegisterId r : f.pending) {
+    if (states_.state[r.index()] != State::Pending) continue;
+    const bool is_consumed = std::find(consumed.begin(), consumed.end(), r) != consumed.end();
+    if (!is_consumed && states_.pending[r.index()].access.conflicts_with(access)) {
+      bind(f, r, std::move(states_.pending[r.index()]));
+      continue;
+    }
+    keep.push_back(r);
+  }
+  f.pending = std::move(keep);
+}
+
+Expr FunctionEmitter::value_operand(Frame& f, ir::Operand o, const MemoryAccess& access) {
+  const std::vector<RegisterId> consumed = consumed_by(std::span(&o, 1));
+  flush(f, consumed, access);
+  return operand(o);
+}
+
+// The Function-storage variable a pointer operand points into (through
+// Access chains), if any.
+std::optional<ir::VariableId> FunctionEmitter::local_root(ir::Operand pointer) const {
+  for (;;) {
+    if (pointer.is_variable()) {
+      const ir::Type& t = m_.type(m_.variable(pointer.as_variable()).type);
+      if (t.kind == ir::TypeKind::Pointer && t.storage == ir::StorageClass::Function) return pointer.as_variable();
+      return std::nullopt;
+    }
+    if (!pointer.is_register() || !regs_.must_inline[pointer.value()]) return std::nullopt;
+    const Site& d = regs_.def[pointer.value()];
+    if (d.index < 0) return std::nullopt;
+    const ir::Instruction& inst = f_.block(d.block).instructions[d.index];
+    if (inst.operands.empty()) return std::nullopt;
+    pointer = inst.operands[0];
+  }
+}
+
+MemoryAccess FunctionEmitter::own_access(const ir::Instruction& inst) const {
+  MemoryAccess a;
+  const Opcode op = inst.opcode;
+  if (op == Opcode::Load) {
+    if (auto v = local_root(inst.operands[0]))
+      a.local_reads.push_back(v->index());
+    else
+      a.reads = load_reads_mutable_memory(ctx_, m_.type_of(inst.operands[0]));
+    return a;
+  }
+  if (op == Opcode::ImageLoad) a.reads = true;
+  if (!ir::info(op).has_side_effects) return a;
+  // Writes through pointer operands (stores, increments, atomics, out
+  // arguments); calls and barriers also touch global memory.
+  bool through_pointer = false;
+  for (const ir::Operand& o : inst.operands) {
+    const ir::TypeId t = m_.type_of(o);
+    if (!t.valid() || m_.type(t).kind != ir::TypeKind::Pointer) continue;
+    through_pointer = true;
+    if (auto v = local_root(o)) {
+      a.local_reads.push_back(v->index());
+      a.local_writes.push_back(v->index());
+    } else {
+      a.reads = a.writes = true;
+    }
+  }
+  if (!through_pointer || op == Opcode::Call) a.reads = a.writes = true;
+  return a;
+}
+
+Expr FunctionEmitter::operand(ir::Operand o) {
+  switch (o.kind()) {
+    case ir::Operand::Kind::Register: {
+      const RegisterId r = o.as_register();
+      switch (states_.state[r.index()]) {
+        case State::Bound: return Expr{states_.names[r.index()], Prec::Primary};
+        case State::Pending: states_.state[r.index()] = State::Consumed; return std::move(states_.pending[r.index()]);
+        case State::Consumed:
+          ctx_.fail(fmt::format("internal: register r{} was inlined twice", r.index()));
+          return Expr{"0"};
+        case State::Unset:
+          if (regs_.must_inline[r.index()] && regs_.def[r.index()].index >= 0) return inline_pointer(r);
+          // A sub-chain is written before the instructions of the block that
+          // owns it; a register it uses is defined there, used outside its
+          // own chain, and so certain to be bound to this name.
+          if (regs_.def[r.index()].block.valid()) return Expr{register_name(r), Prec::Primary};
+          ctx_.fail(fmt::format("function '{}': register r{} is used before its definition", f_.name.text, r.index()));
+          return Expr{"0"};
+      }
+      return Expr{"0"};
+    }
+    case ir::Operand::Kind::Constant: return constant_expr(ctx_, o.as_constant());
+    case ir::Operand::Kind::Variable: {
+      const VariableForm form = ctx_.variable_forms[o.value()];
+      if (form == VariableForm::AnonymousBlock || form == VariableForm::BuiltInBlock) return Expr{""};
+      return Expr{variable_name(o.as_variable()), Prec::Primary};
+    }
+    case ir::Operand::Kind::Function: return Expr{ctx_.function_names[o.value()], Prec::Primary};
+    case ir::Operand::Kind::Literal: return Expr{std::to_string(o.value()), Prec::Primary};
+  }
+  return Expr{"0"};
+}
+
+// Pointers, opaque values and aliases are spelled again at every use; their
+// chains (a.b[i].c) are composed here with an explicit stack.
+Expr FunctionEmitter::inline_pointer(RegisterId r) {
+  struct Work {
+    const ir::Instruction* inst;
+    std::vector<Expr> ops;
+  };
+  auto def_of = [&](RegisterId x) {
+    const auto& d = regs_.def[x.index()];
+    return &f_.block(d.block).instructions[d.index];
+  };
+  std::vector<Work> stack{{def_of(r), {}}};
+  for (;;) {
+    Work& top = stack.back();
+    if (top.ops.size() < top.inst->operands.size()) {
+      const ir::Operand o = top.inst->operands[top.ops.size()];
+      if (o.is_register() && states_.state[o.value()] == State::Unset && regs_.must_inline[o.value()] &&
+          regs_.def[o.value()].index >= 0) {
+        stack.push_back(Work{def_of(o.as_register()), {}});
+        continue;
+      }
+      top.ops.push_back(operand(o));
+      continue;
+    }
+    Expr e = compose(ctx_, *top.inst, top.ops);
+    stack.pop_back();
+    if (stack.empty()) return e;
+    stack.back().ops.push_back(std::move(e));
+  }
+}
+
+void FunctionEmitter::bind(Frame& f, RegisterId r, Expr e) {
+  const ir::RegisterInfo& info = m_.reg(r);
+  const std::string name = register_name(r);
+  // GLSL ES 3.10 keeps `const` for constant expressions.
+  declaration_line(f, fmt::format("{}{}{} = {}", ctx_.es ? "" : "const ", precision_prefix(ctx_, info.type, info.precision, false),
+                                  declarator(ctx_, info.type, name), operand_text(e, Prec::Assignment)));
+  states_.state[r.index()] = State::Bound;
+}
+
+void FunctionEmitter::define(Frame& f, RegisterId r, Expr e, bool force_pending) {
+  const std::uint8_t uses = regs_.uses[r.index()];
+  if (uses == 0) {
+    // A result nothing uses is still computed (a source's `sinh(x) + y;`);
+    // bare names and literals are left out.
+    if (e.access.has_effects() || e.depth > 0) statement(f, e.text, true);
+    states_.state[r.index()] = State::Consumed;
+    return;
+  }
+  const bool defer = force_pending || (uses == 1 && a_.same_chain(regs_.def[r.index()].block,
+                                                                  regs_.first_use[r.index()].block) &&
+                                       e.depth <= kMaxInlineDepth);
+  if (!defer) return bind(f, r, std::move(e));
+  if (!e.pure()) {
+    if (f.pending.size() >= kMaxPendingAccesses) {
+      for (RegisterId old : f.pending)
+        if (states_.state[old.index()] == State::Pending) {
+          bind(f, old, std::move(states_.pending[old.index()]));
+          break;
+        }
+      std::erase_if(f.pending, [&](RegisterId x) { return states_.state[x.index()] != State::Pending; });
+    }
+    f.pending.push_back(r);
+  }
+  states_.pending[r.index()] = std::move(e);
+  states_.state[r.index()] = State::Pending;
+}
+
+void FunctionEmitter::store(Frame& f, ir::BlockId id, const ir::Instruction& inst, std::int32_t index) {
+  const ir::Operand p = inst.operands[0], v = inst.operands[1];
+  const std::vector<RegisterId> consumed = consumed_by(std::span<const ir::Operand>(inst.operands.data(), inst.operands.size()));
+  flush(f, consumed, own_access(inst));
+  if (p.is_variable() && vars_.for_init_of[p.value()] == id) {
+    // `for (T v = value; ...)`: assemble_loop writes it.
+    for_init_ = variable_declaration(p.as_variable(), operand_text(operand(v), Prec::Assignment));
+    return;
+  }
+  if (p.is_variable() && !ctx_.is_global[p.value()] && vars_.declare_at_store[p.value()] == index &&
+      vars_.declared_in[p.value()] == id && !vars_.declared[p.value()]) {
+    const Expr value = operand(v);
+    declaration_line(f, variable_declaration(p.as_variable(), operand_text(value, Prec::Assignment)));
+    vars_.declared[p.value()] = 1;
+    ++decl_next_;
+    declare_until_store(f);
+    return;
+  }
+  if (v.is_register() && regs_.compound_value[v.value()] && states_.state[v.value()] == State::Pending) {
+    const auto& d = regs_.def[v.value()];
+    const Opcode op = f_.block(d.block).instructions[d.index].opcode;
+    const Expr rhs = operand(v);
+    const Expr lhs = operand(p);
+    statement(f, fmt::format("{} {}= {}", lhs.text, compound_operator(ctx_, op, m_.reg(v.as_register()).type),
+                             operand_text(rhs, Prec::Assignment)),
+              true);
+    return;
+  }
+  if (v.is_register() && regs_.chained_stores[v.value()]) {
+    // `p1 = value` waits for the last Store of the chain: `pN = ... = p1 = value`.
+    chain_targets_.push_back(operand(p).text);
+    if (chain_targets_.size() < regs_.chained_stores[v.value()]) return;
+    std::string text;
+    for (auto it = chain_targets_.rbegin(); it != chain_targets_.rend(); ++it) text += *it + " = ";
+    chain_targets_.clear();
+    statement(f, text + operand_text(operand(v), Prec::Assignment), true);
+    return;
+  }
+  const Expr lhs = operand(p);
+  const Expr value = operand(v);
+  statement(f, fmt::format("{} = {}", lhs.text, operand_text(value, Prec::Assignment)), true);
+}
+
+// glslang puts the OpSampledImage of `sampler2D(t, s)` in the block where it
+// evaluates the argument, and the sampling after the blocks of a later ?:,
+// && or || argument, which spirv-val rejects; such arguments get a name first.
+void FunctionEmitter::bind_branches_beside_sampler_construct(Frame& f, const ir::Instruction& inst) {
+  const ir::Operand image = inst.operands[0];
+  if (!image.is_register() || !regs_.must_inline[image.value()] || regs_.def[image.value()].index < 0) return;
+  const Site& d = regs_.def[image.value()];
+  if (f_.block(d.block).instructions[d.index].opcode != Opcode::ConstructSampledImage) return;
+  for (std::size_t i = 1; i < inst.operands.size(); ++i) {
+    const ir::Operand o = inst.operands[i];
+    if (o.is_register() && states_.state[o.value()] == State::Pending && states_.pending[o.value()].branches)
+      bind(f, o.as_register(), std::move(states_.pending[o.value()]));
+  }
+}
+
+void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, const ir::Instruction& inst) {
+  const Opcode op = inst.opcode;
+  const RegisterId r = inst.result;
+  declare_used(f, inst, static_cast<std::int32_t>(index));
+  if (r.valid() && (regs_.must_inline[r.index()] || regs_.compound_load[r.index()])) return;
+  if (op == Opcode::Store) return store(f, id, inst, static_cast<std::int32_t>(index));
+  const MemoryAccess access = own_access(inst);
+  const std::vector<RegisterId> consumed =
+      consumed_by(std::span<const ir::Operand>(inst.operands.data(), inst.operands.size()));
+  flush(f, consumed, access);
+  if (r.valid() && regs_.compound_value[r.index()]) {
+    // V = L op X for "P op= X": only X is spelled; the Store adds the rest.
+    const ir::Instruction& load = f_.block(regs_.def[inst.operands[0].value()].block)
+                                      .instructions[regs_.def[inst.operands[0].value()].index];
+    Expr x = operand(inst.operands[1]);
+    x.access.merge(own_access(load));
+    return define(f, r, std::move(x), true);
+  }
+  if (ir::info(op).family == ir::OpcodeFamily::Texture) bind_branches_beside_sampler_construct(f, inst);
+  std::vector<Expr> ops;
+  ops.reserve(inst.operands.size());
+  for (const ir::Operand& o : inst.operands) ops.push_back(operand(o));
+  // A scalar computed before the vector it scales was written first in the source.
+  const bool scalar_first = (op == Opcode::VectorTimesScalar || op == Opcode::MatrixTimesScalar) &&
+                            inst.operands[0].is_register() && inst.operands[1].is_register() &&
+                            regs_.def_sequence[inst.operands[1].value()] < regs_.def_sequence[inst.operands[0].value()];
+  Expr e = compose(ctx_, inst, ops, scalar_first);
+  e.access.merge(access);
+  if (!r.valid()) return statement(f, std::move(e.text), true);
+  define(f, r, std::move(e));
+}
+
+}  // namespace detail
+}  // namespace sluice::glsl_out

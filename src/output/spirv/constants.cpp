@@ -1,0 +1,118 @@
+// Constant declarations. One table keyed by (type, value) serves the IR's
+// constants and the ones the emitter makes itself (access-chain indices,
+// the 1 of an increment, folded constructors), so each value is declared
+// once: the λV "yellow" program gets a single OpConstant for its three 1.0s.
+// Specialization constants are never merged: each keeps its SpecId.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "output/spirv/context.h"
+
+namespace sluice::spirv::detail {
+
+std::uint32_t ModuleContext::record_constant(ConstantInfo info, std::uint32_t id) {
+  constant_index_.set(id, static_cast<std::uint32_t>(constant_infos_.size()));
+  constant_infos_.push_back(std::move(info));
+  return id;
+}
+
+const ConstantInfo* ModuleContext::constant_info(std::uint32_t id) const {
+  const std::uint32_t* index = constant_index_.find(id);
+  return index ? &constant_infos_[*index] : nullptr;
+}
+
+std::uint32_t ModuleContext::constant(ir::ConstantId c) {
+  if (!c.valid() || c.index() >= m.constant_count()) {
+    fail(fmt::format("constant c{} does not exist", c.index()));
+    return 0;
+  }
+  if (std::uint32_t id = ir_constants_[c.index()]) return id;
+  const ir::Constant& k = m.constant(c);
+  if (!k.type.valid() || k.type.index() >= m.type_count()) {
+    fail(fmt::format("constant c{} has no valid type", c.index()));
+    return 0;
+  }
+  std::vector<std::uint32_t> components;
+  for (ir::ConstantId part : k.components) {
+    // Interning makes components older than their composite; anything else
+    // would be a cycle.
+    if (part.index() >= c.index()) {
+      fail(fmt::format("constant c{} refers to a later constant c{}", c.index(), part.index()));
+      return 0;
+    }
+    components.push_back(constant(part));
+  }
+  std::uint32_t id = 0;
+  if (k.spec_id) {
+    const std::uint32_t type_id = type(k.type);
+    id = new_id();
+    if (k.is_composite()) {
+      globals.op(spv::Op::OpSpecConstantComposite, {type_id, id}, components);
+    } else if (k.type == ir::predefined::kBool) {
+      globals.op(k.bits ? spv::Op::OpSpecConstantTrue : spv::Op::OpSpecConstantFalse, {type_id, id});
+    } else {
+      globals.op(spv::Op::OpSpecConstant, {type_id, id, k.bits});
+    }
+    if (!k.is_composite()) decorate(id, spv::Decoration::SpecId, {*k.spec_id});
+  } else if (k.is_composite()) {
+    id = composite_constant(k.type, components);
+  } else {
+    id = scalar_constant(k.type, k.bits);
+  }
+  ir_constants_[c.index()] = id;
+  return id;
+}
+
+std::uint32_t ModuleContext::scalar_constant(ir::TypeId scalar_type, std::uint32_t bits) {
+  if (scalar_type == ir::predefined::kBool) bits = bits ? 1u : 0u;
+  const std::uint64_t key = pack_key(scalar_type.index(), bits);
+  if (std::uint32_t id = scalar_constants_.get(key)) return id;
+  const std::uint32_t type_id = type(scalar_type);
+  const std::uint32_t id = new_id();
+  if (scalar_type == ir::predefined::kBool)
+    globals.op(bits ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {type_id, id});
+  else
+    globals.op(spv::Op::OpConstant, {type_id, id, bits});
+  scalar_constants_.set(key, id);
+  return record_constant(ConstantInfo{scalar_type, bits, {}}, id);
+}
+
+std::uint32_t ModuleContext::float_constant(float v) {
+  return scalar_constant(ir::predefined::kFloat, std::bit_cast<std::uint32_t>(v));
+}
+
+std::uint32_t ModuleContext::composite_constant(ir::TypeId composite_type, std::span<const std::uint32_t> parts) {
+  std::vector<std::uint32_t> key{composite_type.index()};
+  key.insert(key.end(), parts.begin(), parts.end());
+  auto [it, inserted] = composite_constants_.emplace(std::move(key), 0);
+  if (!inserted) return it->second;
+  const std::uint32_t type_id = type(composite_type);
+  const std::uint32_t id = new_id();
+  globals.op(spv::Op::OpConstantComposite, {type_id, id}, parts);
+  it->second = id;
+  return record_constant(ConstantInfo{composite_type, 0, {parts.begin(), parts.end()}}, id);
+}
+
+std::uint32_t ModuleContext::splat_constant(ir::TypeId t, std::uint32_t bits) {
+  const ir::Type& ty = m.type(t);
+  if (ty.kind == ir::TypeKind::Scalar) return scalar_constant(t, bits);
+  if (ty.kind != ir::TypeKind::Vector && ty.kind != ir::TypeKind::Matrix) {
+    fail("splat constant of a type that is not a scalar, vector or matrix");
+    return 0;
+  }
+  const std::uint32_t part = splat_constant(ty.element, bits);
+  std::vector<std::uint32_t> parts(ty.count, part);
+  return composite_constant(t, parts);
+}
+
+std::uint32_t ModuleContext::undef(ir::TypeId t) {
+  if (std::uint32_t id = undefs_.get(t.index())) return id;
+  const std::uint32_t type_id = type(t);
+  const std::uint32_t id = new_id();
+  globals.op(spv::Op::OpUndef, {type_id, id});
+  undefs_.set(t.index(), id);
+  return id;
+}
+
+}  // namespace sluice::spirv::detail

@@ -1,0 +1,317 @@
+// The module: global variables with their decorations, every function, the
+// entry point and its execution modes, then the sections concatenated in
+// SPIR-V's logical layout (capabilities, imports, memory model, entry point,
+// modes, names, decorations, types/constants/globals, functions).
+//
+// For Vulkan targets every user Input/Output variable needs a Location and
+// every resource a DescriptorSet and Binding; variables without them get the
+// lowest free ones in declaration order (as glslang's --aml/--amb do), and
+// integer fragment inputs get the Flat decoration Vulkan requires.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ir/typing.h"
+#include "output/spirv/context.h"
+#include "output/spirv/function_emitter.h"
+#include "output/spirv/references.h"
+
+namespace sluice::spirv::detail {
+namespace {
+
+constexpr std::uint32_t kMagic = 0x07230203;
+
+// Locations a value of type `t` occupies (GLSL 4.60 §4.4.1; no 64-bit types).
+std::uint32_t location_count(const ir::Module& m, ir::TypeId t) {
+  const ir::Type& ty = m.type(t);
+  switch (ty.kind) {
+    case ir::TypeKind::Matrix: return ty.count;
+    case ir::TypeKind::Array: return ty.count * location_count(m, ty.element);
+    case ir::TypeKind::Struct: {
+      std::uint32_t n = 0;
+      for (const auto& member : ty.members) n += location_count(m, member.type);
+      return n;
+    }
+    default: return 1;
+  }
+}
+
+bool has_built_in_members(const ir::Type& t) {
+  return t.kind == ir::TypeKind::Struct &&
+         std::any_of(t.members.begin(), t.members.end(), [](const auto& member) { return !member.built_in.empty(); });
+}
+
+class ModuleEmitter {
+ public:
+  ModuleEmitter(const ir::Module& m, const Options& o) : m_(m), mc_(m, o) {}
+  Result<std::vector<std::uint32_t>> run();
+
+ private:
+  void check_recursion();
+  void emit_globals();
+  void decorate_global(ir::VariableId v, std::uint32_t id);
+  void emit_entry_point(ir::FunctionId entry);
+  std::vector<std::uint32_t> assemble();
+
+  const ir::Module& m_;
+  ModuleContext mc_;
+  std::set<std::uint32_t> used_locations_[2];        // Input, Output
+  std::set<std::pair<std::uint32_t, std::uint32_t>> used_bindings_;  // (set, binding)
+  std::vector<std::vector<std::uint32_t>> callees_;  // per function, from check_references
+};
+
+Result<std::vector<std::uint32_t>> ModuleEmitter::run() {
+  if (auto problem = check_references(m_, callees_)) return Error{*problem};
+  if (mc_.failed()) return Error{mc_.error()};
+  const ir::FunctionId entry = m_.entry_point();
+  if (!entry.valid()) return Error{"the module has no entry point (a function named 'main')"};
+  const ir::Function& main = m_.function(entry);
+  if (main.return_type != ir::predefined::kVoid || !main.params.empty())
+    return Error{"the entry point 'main' must take no parameters and return void"};
+  check_recursion();
+  if (!mc_.failed()) emit_globals();
+  for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i) FunctionEmitter(mc_, ir::FunctionId(i)).emit();
+  if (!mc_.failed()) emit_entry_point(entry);
+  if (mc_.failed()) return Error{mc_.error()};
+  return assemble();
+}
+
+void ModuleEmitter::check_recursion() {
+  // An iterative depth-first search of the call graph for a back edge.
+  const std::uint32_t n = static_cast<std::uint32_t>(m_.function_count());
+  const auto& callees = callees_;
+  std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the stack, 2 done
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (state[root]) continue;
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto& [f, next] = stack.back();
+      if (next == callees[f].size()) {
+        state[f] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t g = callees[f][next++];
+      if (state[g] == 1)
+        return mc_.fail(fmt::format("'{}' is recursive; SPIR-V shaders cannot recurse",
+                                    m_.function(ir::FunctionId(g)).name.text));
+      if (state[g] == 0) {
+        state[g] = 1;
+        stack.emplace_back(g, 0);
+      }
+    }
+  }
+}
+
+void ModuleEmitter::emit_globals() {
+  // Explicit locations and bindings first, so automatic ones avoid them.
+  for (ir::VariableId v : m_.globals()) {
+    if (v.index() >= m_.variable_count()) return mc_.fail(fmt::format("global v{} does not exist", v.index()));
+    const ir::Variable& var = m_.variable(v);
+    if (!ir::is_pointer(m_, var.type)) return mc_.fail(fmt::format("global v{} is not of pointer type", v.index()));
+    const ir::Type& pt = m_.type(var.type);
+    const ir::Decorations& d = var.decorations;
+    if (d.location && (pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output)) {
+      auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
+      for (std::uint32_t i = 0; i < location_count(m_, pt.element); ++i) used.insert(*d.location + i);
+    }
+    if (d.binding) used_bindings_.emplace(d.set.value_or(0), *d.binding);
+  }
+  for (ir::VariableId v : m_.globals()) {
+    if (mc_.global_ids[v.index()] != 0) continue;  // listed twice
+    const ir::Variable& var = m_.variable(v);
+    const ir::Type& pt = m_.type(var.type);
+    Flavour flavour = kPlain;
+    switch (pt.storage) {
+      case ir::StorageClass::Function:
+        return mc_.fail(fmt::format("global '{}' is in Function storage", var.name.text));
+      case ir::StorageClass::Uniform:
+      case ir::StorageClass::StorageBuffer:
+      case ir::StorageClass::PushConstant: {
+        ir::TypeId block = pt.element;
+        while (m_.type(block).kind == ir::TypeKind::Array) block = m_.type(block).element;  // arrays of blocks
+        const ir::BlockLayout declared = m_.type(block).layout;
+        const ir::BlockLayout layout = declared != ir::BlockLayout::None ? declared
+                                       : pt.storage == ir::StorageClass::Uniform ? ir::BlockLayout::Std140
+                                                                                 : ir::BlockLayout::Std430;
+        flavour = layout == ir::BlockLayout::Std140 ? kStd140 : kStd430;
+        if (pt.storage == ir::StorageClass::StorageBuffer && !mc_.features.storage_buffer_class())
+          flavour |= kBufferBit;
+        break;
+      }
+      default: break;
+    }
+    const std::uint32_t pointer_type = mc_.pointer_type(pt.element, pt.storage, flavour);
+    const std::uint32_t id = mc_.new_id();
+    const auto storage = static_cast<std::uint32_t>(mc_.storage_class(pt.storage));
+    if (var.initializer.valid()) {
+      if (pt.storage != ir::StorageClass::Private && pt.storage != ir::StorageClass::Output)
+        return mc_.fail(fmt::format("global '{}': only Private and Output variables can have an initializer",
+                                    var.name.text));
+      const std::uint32_t init = mc_.constant(var.initializer);
+      mc_.globals.op(spv::Op::OpVariable, {pointer_type, id, storage, init});
+    } else {
+      mc_.globals.op(spv::Op::OpVariable, {pointer_type, id, storage});
+    }
+    mc_.global_ids[v.index()] = id;
+    mc_.global_flavours[v.index()] = flavour;
+    mc_.name(id, var.name.text);
+    decorate_global(v, id);
+  }
+}
+
+void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
+  const ir::Variable& var = m_.variable(v);
+  const ir::Type& pt = m_.type(var.type);
+  const ir::Decorations& d = var.decorations;
+  const bool io = pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output;
+  const bool resource = pt.storage == ir::StorageClass::Uniform || pt.storage == ir::StorageClass::StorageBuffer ||
+                        pt.storage == ir::StorageClass::UniformConstant;
+  const ir::ShaderStage stage = m_.shader().stage;
+  if (!d.built_in.empty()) {
+    const auto b = built_in_from_name(d.built_in);
+    if (!b) return mc_.fail(fmt::format("unknown built-in '{}' on '{}'", d.built_in, var.name.text));
+    mc_.decorate(id, spv::Decoration::BuiltIn, {static_cast<std::uint32_t>(*b)});
+    switch (*b) {
+      case spv::BuiltIn::ClipDistance: mc_.require(spv::Capability::ClipDistance); break;
+      case spv::BuiltIn::CullDistance: mc_.require(spv::Capability::CullDistance); break;
+      case spv::BuiltIn::SampleId:
+      case spv::BuiltIn::SamplePosition: mc_.require(spv::Capability::SampleRateShading); break;
+      case spv::BuiltIn::Layer:
+      case spv::BuiltIn::PrimitiveId:
+        if (stage == ir::ShaderStage::Fragment) mc_.require(spv::Capability::Geometry);
+        break;
+      case spv::BuiltIn::ViewportIndex: mc_.require(spv::Capability::MultiViewport); break;
+      case spv::BuiltIn::BaseVertex:
+      case spv::BuiltIn::BaseInstance:
+      case spv::BuiltIn::DrawIndex:
+        mc_.require(spv::Capability::DrawParameters);
+        if (mc_.features.version < 0x00010300) mc_.require_extension("SPV_KHR_shader_draw_parameters");
+        break;
+      case spv::BuiltIn::ViewIndex:
+        mc_.require(spv::Capability::MultiView);
+        if (mc_.features.version < 0x00010300) mc_.require_extension("SPV_KHR_multiview");
+        break;
+      case spv::BuiltIn::SubgroupSize:
+      case spv::BuiltIn::SubgroupLocalInvocationId:
+      case spv::BuiltIn::NumSubgroups:
+      case spv::BuiltIn::SubgroupId: mc_.require(spv::Capability::GroupNonUniform); break;
+      default: break;
+    }
+  }
+  const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_.type(pt.element));
+  if (d.location) {
+    mc_.decorate(id, spv::Decoration::Location, {*d.location});
+  } else if (needs_location && mc_.features.vulkan) {
+    auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
+    const std::uint32_t count = location_count(m_, pt.element);
+    std::uint32_t at = 0;
+    for (bool free = false; !free;) {
+      free = true;
+      for (std::uint32_t i = 0; i < count; ++i)
+        if (used.count(at + i)) {
+          free = false;
+          at = at + i + 1;
+          break;
+        }
+    }
+    for (std::uint32_t i = 0; i < count; ++i) used.insert(at + i);
+    mc_.decorate(id, spv::Decoration::Location, {at});
+  }
+  if (d.component) mc_.decorate(id, spv::Decoration::Component, {*d.component});
+  if (d.index) mc_.decorate(id, spv::Decoration::Index, {*d.index});
+  if (resource && (d.set || mc_.features.vulkan)) mc_.decorate(id, spv::Decoration::DescriptorSet, {d.set.value_or(0)});
+  if (d.binding) {
+    mc_.decorate(id, spv::Decoration::Binding, {*d.binding});
+  } else if (resource && mc_.features.vulkan) {
+    const std::uint32_t set = d.set.value_or(0);
+    std::uint32_t binding = 0;
+    while (used_bindings_.count({set, binding})) ++binding;
+    used_bindings_.emplace(set, binding);
+    mc_.decorate(id, spv::Decoration::Binding, {binding});
+  }
+  // Vulkan: integer fragment inputs are never interpolated and must say so.
+  const bool int_fragment_input = pt.storage == ir::StorageClass::Input && stage == ir::ShaderStage::Fragment &&
+                                  d.built_in.empty() && mc_.layouts.facts(pt.element).contains_int;
+  if (d.interpolation == ir::Interpolation::Flat || int_fragment_input) mc_.decorate(id, spv::Decoration::Flat);
+  if (d.interpolation == ir::Interpolation::NoPerspective) mc_.decorate(id, spv::Decoration::NoPerspective);
+  if (d.centroid) mc_.decorate(id, spv::Decoration::Centroid);
+  if (d.sample) {
+    mc_.decorate(id, spv::Decoration::Sample);
+    mc_.require(spv::Capability::SampleRateShading);
+  }
+  if (d.invariant) mc_.decorate(id, spv::Decoration::Invariant);
+  if (resource || pt.storage == ir::StorageClass::Workgroup) {
+    if (d.readonly) mc_.decorate(id, spv::Decoration::NonWritable);
+    if (d.writeonly) mc_.decorate(id, spv::Decoration::NonReadable);
+    if (d.coherent) mc_.decorate(id, spv::Decoration::Coherent);
+    if (d.volatile_) mc_.decorate(id, spv::Decoration::Volatile);
+    if (d.restrict_) mc_.decorate(id, spv::Decoration::Restrict);
+  }
+}
+
+void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
+  const ir::ShaderInfo& shader = m_.shader();
+  spv::ExecutionModel model = spv::ExecutionModel::Fragment;
+  if (shader.stage == ir::ShaderStage::Vertex) model = spv::ExecutionModel::Vertex;
+  if (shader.stage == ir::ShaderStage::Compute) model = spv::ExecutionModel::GLCompute;
+  const std::uint32_t function = mc_.function_id(entry);
+  // Before SPIR-V 1.4 the interface lists the Input and Output variables;
+  // from 1.4 on, every global the entry point may touch.
+  Words& out = mc_.entry_points;
+  const std::size_t at = out.begin(spv::Op::OpEntryPoint);
+  out.push(static_cast<std::uint32_t>(model));
+  out.push(function);
+  out.append_string("main");
+  std::set<std::uint32_t> listed;
+  for (ir::VariableId v : m_.globals()) {
+    const std::uint32_t id = mc_.global_ids[v.index()];
+    const ir::StorageClass s = m_.type(m_.variable(v).type).storage;
+    const bool io = s == ir::StorageClass::Input || s == ir::StorageClass::Output;
+    if ((io || mc_.features.interface_lists_all_globals()) && listed.insert(id).second) out.push(id);
+  }
+  out.finish(at, spv::Op::OpEntryPoint);
+  auto mode = [&](spv::ExecutionMode em, std::initializer_list<std::uint32_t> extra = {}) {
+    const std::size_t m = mc_.execution_modes.begin(spv::Op::OpExecutionMode);
+    mc_.execution_modes.push(function);
+    mc_.execution_modes.push(static_cast<std::uint32_t>(em));
+    for (std::uint32_t w : extra) mc_.execution_modes.push(w);
+    mc_.execution_modes.finish(m, spv::Op::OpExecutionMode);
+  };
+  if (shader.stage == ir::ShaderStage::Fragment) {
+    mode(spv::ExecutionMode::OriginUpperLeft);
+    if (shader.early_fragment_tests) mode(spv::ExecutionMode::EarlyFragmentTests);
+    if (shader.depth_replacing) mode(spv::ExecutionMode::DepthReplacing);
+  }
+  if (shader.stage == ir::ShaderStage::Compute)
+    mode(spv::ExecutionMode::LocalSize, {shader.local_size[0], shader.local_size[1], shader.local_size[2]});
+}
+
+std::vector<std::uint32_t> ModuleEmitter::assemble() {
+  Words head;
+  for (const auto& [capability, used] : mc_.capabilities())
+    if (used) head.op(spv::Op::OpCapability, {capability});
+  for (const std::string& extension : mc_.extensions()) head.op_with_string(spv::Op::OpExtension, {}, extension);
+  if (mc_.glsl_import_id()) head.op_with_string(spv::Op::OpExtInstImport, {mc_.glsl_import_id()}, "GLSL.std.450");
+  head.op(spv::Op::OpMemoryModel, {static_cast<std::uint32_t>(spv::AddressingModel::Logical),
+                                   static_cast<std::uint32_t>(spv::MemoryModel::GLSL450)});
+  std::vector<std::uint32_t> words{kMagic, mc_.features.version, 0, mc_.bound(), 0};
+  std::vector<const Words*> sections = {&head, &mc_.entry_points, &mc_.execution_modes, &mc_.names,
+                                        &mc_.annotations, &mc_.globals};
+  for (const Words& f : mc_.functions) sections.push_back(&f);
+  std::size_t total = words.size();
+  for (const Words* s : sections) total += s->size();
+  words.reserve(total);
+  for (const Words* s : sections) words.insert(words.end(), s->words.begin(), s->words.end());
+  return words;
+}
+
+}  // namespace
+
+Result<std::vector<std::uint32_t>> emit_module(const ir::Module& m, const Options& options) {
+  return ModuleEmitter(m, options).run();
+}
+
+}  // namespace sluice::spirv::detail

@@ -1,0 +1,75 @@
+// The SPIR-V output: turns a Sluice IR module into a SPIR-V binary module.
+//
+// emit() walks each function's block tree into a structured CFG (cfg.h),
+// optionally promotes function-local variables to SSA values (ssa.h), and
+// writes the binary in one deterministic pass: the same module and options
+// always give the same words. Types, constants, capabilities and the
+// GLSL.std.450 import are declared on first use, so the module carries only
+// what its code needs.
+//
+// validate(), disassemble() and optimize() wrap SPIRV-Tools in-process; the
+// driver's --validate, --emit spvasm and --spirv-opt call them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/module.h"
+#include "ir/result.h"
+
+namespace sluice::spirv {
+
+enum class TargetEnv : std::uint8_t {
+  Vulkan1_0,  // SPIR-V 1.0
+  Vulkan1_1,  // SPIR-V 1.3
+  Vulkan1_2,  // SPIR-V 1.5
+  Vulkan1_3,  // SPIR-V 1.6
+  Spirv1_0,
+  Spirv1_1,
+  Spirv1_2,
+  Spirv1_3,
+  Spirv1_4,
+  Spirv1_5,
+  Spirv1_6,
+};
+
+// "vulkan1.0" … "vulkan1.3", "spv1.0" … "spv1.6" (also spelled "spirv1.x").
+std::optional<TargetEnv> target_env_from_string(std::string_view text);
+// The spelling target_env_from_string() reads: "vulkan1.2", "spv1.4".
+std::string_view to_string(TargetEnv env);
+// The SPIR-V version word the target's modules carry (0x00010300 for 1.3).
+std::uint32_t spirv_version(TargetEnv env);
+bool is_vulkan(TargetEnv env);
+
+struct Options {
+  TargetEnv target = TargetEnv::Vulkan1_0;
+  // Function-local variables whose address never escapes become SSA values
+  // (OpPhi) and vanish from the output; -O0 turns this off and keeps them as
+  // OpVariable/OpLoad/OpStore.
+  bool promote_to_ssa = true;
+  // OpName/OpMemberName for variables, functions, parameters and structs.
+  bool debug_names = true;
+  // Runs SPIRV-Tools' performance passes over the emitted module.
+  bool run_spirv_opt = false;
+};
+
+// The module as SPIR-V words, or why it cannot be translated. The module is
+// expected to be valid IR (validator.h); emit() never aborts on one that is
+// not, but may then return an error or a module spirv-val rejects.
+Result<std::vector<std::uint32_t>> emit(const ir::Module& module, const Options& options = {});
+
+// SPIRV-Tools' validator (spirv-val) run in-process: one message per
+// problem, empty when the module is valid for `env`.
+std::vector<std::string> validate(std::span<const std::uint32_t> words, TargetEnv env);
+
+// Text form with friendly names (%main, %float, %_ptr_Output_v4float).
+Result<std::string> disassemble(std::span<const std::uint32_t> words, TargetEnv env);
+
+// SPIRV-Tools' optimizer with its performance passes.
+Result<std::vector<std::uint32_t>> optimize(std::span<const std::uint32_t> words, TargetEnv env);
+
+}  // namespace sluice::spirv

@@ -1,0 +1,156 @@
+// The shared corpus through GLSL → IR → GLSL → IR (runs once the GLSL front
+// end exists, SLUICE_HAVE_GLSL_FRONTEND). Every shader the front end
+// translates must emit, except those whose own SPIR-V from glslang fails
+// spirv-val (INDEX.md lists them; the output refuses what makes them
+// invalid); every text must compile with glslang and pass spirv-val; and the
+// IR the front end builds from our text should dump like the first IR up to
+// names. Sources in GLSL ES are emitted as 310 es, the others as 450 (Vulkan
+// flavour). The counts are printed; docs/testing.md explains the shaders
+// whose IR differs, and the test keeps their number from growing.
+#if SLUICE_HAVE_GLSL_FRONTEND
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "frontend/glsl/glsl_frontend.h"
+#include "glsl_test_util.h"
+#include "golden_file.h"
+
+using namespace sluice;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCorpus = SLUICE_CORPUS_DIR;
+
+std::vector<std::string> shaders_in(const std::string& dir) {
+  std::vector<std::string> files;
+  if (!fs::is_directory(dir)) return files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string p = e.path().string();
+    if (e.is_regular_file() && glsl::stage_from_path(p)) files.push_back(p);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The dump with every quoted name replaced, so that renamed entities compare equal.
+std::string without_names(const std::string& dump) {
+  static const std::regex quoted("'[^'\\n]*'");
+  return std::regex_replace(dump, quoted, "''");
+}
+
+bool is_es(const std::string& source) {
+  static const std::regex version("#version\\s+\\d+\\s+es");
+  return std::regex_search(source, version);
+}
+
+// INDEX.md: "... N invalid (invalid ones: a.frag, b.vert, ...)".
+std::set<std::string> invalid_in_glslang() {
+  static const std::regex list("invalid ones: ([^)]*)\\)");
+  std::smatch match;
+  const std::string index = testing::read_file(kCorpus + "/INDEX.md");
+  std::set<std::string> names;
+  if (!std::regex_search(index, match, list)) return names;
+  static const std::regex name("[^ ,]+");
+  const std::string text = match[1].str();
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it)
+    names.insert(it->str());
+  return names;
+}
+
+struct Tally {
+  std::size_t total = 0, translated = 0, emitted = 0, compiled = 0, same_ir = 0, refused = 0;
+  std::map<std::string, std::size_t> emit_errors;
+  std::vector<std::string> different;
+};
+
+// SLUICE_ROUND_TRIP_DIR=dir keeps the dumps and the text of every shader
+// that fails a step, for inspection.
+void keep(const std::string& path, const std::string& suffix, const std::string& content) {
+  if (const char* dir = std::getenv("SLUICE_ROUND_TRIP_DIR"))
+    std::ofstream(std::string(dir) + "/" + fs::path(path).filename().string() + suffix) << content;
+}
+
+void run(const std::string& dir, const glsl::Options& options, Tally& t) {
+  for (const std::string& path : shaders_in(dir)) {
+    ++t.total;
+    const std::string source = testing::read_file(path);
+    glsl::Result first = glsl::compile(source, path, options);
+    if (!first.module) continue;  // the front end's refusals are its own test's business
+    ++t.translated;
+    const glsl_out::Options out{is_es(source) ? glsl_out::GlslVersion::V310es : glsl_out::GlslVersion::V450,
+                                glsl_out::Flavour::Vulkan};
+    auto text = glsl_out::emit(*first.module, out);
+    INFO(path << " as " << testing::options_name(out));
+    keep(path, ".1.ir", ir::dump(*first.module));
+    if (!text.ok()) {
+      ++t.emit_errors[text.error()];
+      ++t.refused;
+      INFO(text.error());
+      CHECK(invalid_in_glslang().contains(fs::path(path).filename().string()));
+      continue;
+    }
+    ++t.emitted;
+    keep(path, ".glsl", *text);
+    const testing::GlslCheck check = testing::compile_glsl_text(*text, first.module->shader().stage, out);
+    INFO(*text << "\n" << check.log);
+    CHECK(check.ok);
+    if (!check.ok) continue;
+    ++t.compiled;
+    glsl::Result second = glsl::compile(*text, path, options);
+    INFO(render(second.diagnostics, *text));
+    CHECK(second.module.has_value());
+    if (!second.module) continue;
+    const std::string a = without_names(ir::dump(*first.module)), b = without_names(ir::dump(*second.module));
+    if (a == b) {
+      ++t.same_ir;
+      continue;
+    }
+    t.different.push_back(fs::path(path).filename().string());
+    keep(path, ".2.ir", ir::dump(*second.module));
+  }
+}
+
+void report(const char* name, const Tally& t) {
+  WARN(name << ": " << t.total << " shaders, " << t.translated << " translated by the front end, " << t.emitted
+            << " emitted (" << t.refused << " refused), " << t.compiled << " compiled by glslang and valid, "
+            << t.same_ir << " give the same IR again");
+  for (const auto& [message, n] : t.emit_errors) WARN(name << " emit error " << n << "x: " << message);
+  std::string list;
+  for (const auto& f : t.different) list += " " + f;
+  if (!list.empty()) WARN(name << " IR differs after the round trip:" << list);
+}
+
+}  // namespace
+
+TEST_CASE("corpus round trip: glslang's test shaders", "[corpus]") {
+  Tally t;
+  run(kCorpus + "/glsl", glsl::Options{}, t);
+  glsl::Options automap;
+  automap.auto_map_locations = automap.auto_map_bindings = true;
+  run(kCorpus + "/glsl/automap", automap, t);
+  report("glsl/ + glsl/automap/", t);
+  CHECK(t.emitted + t.refused == t.translated);
+  CHECK(t.compiled == t.emitted);
+  // 25 of the 46 differences are gl_FragColor (docs/testing.md).
+  CHECK(t.same_ir >= 87);
+}
+
+TEST_CASE("corpus round trip: GraphicsFuzz fragment shaders", "[corpus]") {
+  Tally t;
+  run(kCorpus + "/exec", glsl::Options{}, t);
+  report("exec/", t);
+  CHECK(t.emitted == t.translated);
+  CHECK(t.compiled == t.emitted);
+  CHECK(t.same_ir >= 586);
+}
+
+#endif  // SLUICE_HAVE_GLSL_FRONTEND

@@ -1,0 +1,65 @@
+// The compile pipeline every `sluice` subcommand shares: source text →
+// front end (λV or GLSL, by file extension or --language) → validated IR →
+// Sluice's passes (-O0/-O1 or --passes) → SPIR-V or GLSL. Each step reports
+// failure as text ready for stderr; nothing here prints or exits.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "ir/module.h"
+#include "output/glsl/glsl_output.h"
+#include "output/spirv/spirv_output.h"
+
+namespace sluice::tools {
+
+struct PipelineOptions {
+  std::string language;  // "lv" or "glsl"; empty: from the file name
+  std::optional<ir::ShaderStage> stage;
+  bool auto_map_locations = false;
+  bool auto_map_bindings = false;
+  std::string opt_level = "O1";
+  std::string passes;  // --passes=a,b,c replaces the -O pipeline
+  bool print_after_all = false;
+  bool validate_each_pass = false;
+  spirv::Options spirv;
+  glsl_out::Options glsl;
+};
+
+// Adds the options above to a subcommand (compile, render and xcheck share them).
+void add_pipeline_options(CLI::App& sub, PipelineOptions& options);
+// Converts the string-valued options after parsing; an error message or empty.
+std::string finish_pipeline_options(PipelineOptions& options, const std::string& target_env,
+                                    const std::string& glsl_version, const std::string& glsl_flavour,
+                                    const std::string& stage);
+
+struct StepFailure {
+  std::string message;  // ready for stderr, ends in a newline
+  int exit_code = 1;    // 1: bad input; 3: a bug in Sluice (invalid IR)
+};
+
+template <class T>
+struct StepResult {
+  std::optional<T> value;
+  StepFailure failure;
+  bool ok() const { return value.has_value(); }
+};
+
+bool is_lambdav_path(const std::string& path);
+bool is_glsl_path(const std::string& path);
+
+// Front end, validation, then the pass pipeline; `print` receives what
+// --print-after-all writes.
+StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
+                                     const PipelineOptions& options, std::string* print_after_all_text = nullptr);
+
+StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options);
+StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options);
+
+std::optional<std::string> read_text_file(const std::string& path);
+
+}  // namespace sluice::tools

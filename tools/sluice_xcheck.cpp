@@ -1,0 +1,408 @@
+// `sluice xcheck [FILES or DIRS] [--device cpu|gpu|N] [--json report.json]`:
+// proves that what Sluice emits computes the right thing by running it
+// several ways on the Vulkan runner and comparing the results.
+//   GLSL (.frag, .comp): glslang's own SPIR-V is the reference; variants are
+//     Sluice's SPIR-V and Sluice's re-emitted GLSL compiled by glslang.
+//   Amber (.amber): the script's own SPIR-V is the reference (and its
+//     EXPECTs must pass); the variants replace the fragment shader as above,
+//     compiled from the .frag beside the script.
+//   λV (.lv): Sluice's SPIR-V is the reference, Sluice's GLSL the variant,
+//     and `; expect: r g b a` (every pixel) or `; expect X Y: r g b a` lines
+//     are checked against the reference's output location 0.
+// A .frag with an .amber of the same name beside it is checked through the
+// script only. Comparison rules: src/exec/compare.h. Every SPIR-V module
+// passes spirv-val before it reaches the driver, and each file runs in a
+// child process (process_pool.h), so a driver crash or hang on one shader is
+// that file's error, and files run on every core.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "exec/glsl_compiler/glsl_compile.h"
+#include "process_pool.h"
+#include "exec/runner.h"
+#include "exec/xcheck.h"
+#include "sluice_commands.h"
+#include "sluice_pipeline.h"
+#include "xcheck_report.h"
+
+namespace sluice::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct XcheckArgs {
+  std::vector<std::string> paths;
+  std::string device = "cpu";
+  std::string json;
+  std::string target_env;
+  unsigned jobs = 0;  // 0: one per core
+  unsigned timeout_seconds = 600;
+  std::string known_failures;  // file listing "NAME  reason" lines
+  PipelineOptions pipeline;
+};
+
+// Known failures: "file-name reason..." per line, '#' comments. Listed
+// files are not run; they are reported as skipped with their reason.
+std::map<std::string, std::string> read_known_failures(const std::string& path) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(read_text_file(path).value_or(""));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto space = line.find_first_of(" \t");
+    std::string reason = space == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", space));
+    out[line.substr(0, space)] = reason;
+  }
+  return out;
+}
+
+bool checkable(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  if (ext == ".amber" || ext == ".lv" || ext == ".comp" || ext == ".vert") return true;
+  if (ext == ".frag") return !fs::exists(fs::path(p).replace_extension(".amber"));
+  return false;
+}
+
+std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::string& errors) {
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec))
+        if (it->is_regular_file() && checkable(it->path())) found.push_back(it->path().string());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(p, ec)) {
+      files.push_back(p);
+    } else {
+      errors += fmt::format("sluice: error: no such file or directory '{}'\n", p);
+    }
+  }
+  return files;
+}
+
+// Sluice's two ways of compiling GLSL or λV source to SPIR-V.
+struct SluiceVariants {
+  StepResult<std::vector<std::uint32_t>> spirv;
+  StepResult<std::vector<std::uint32_t>> via_glsl;
+};
+
+SluiceVariants compile_variants(const std::string& path, exec::ShaderStage stage, const PipelineOptions& options) {
+  SluiceVariants v;
+  const auto source = read_text_file(path);
+  if (!source) {
+    v.spirv.failure.message = v.via_glsl.failure.message = fmt::format("cannot read '{}'", path);
+    return v;
+  }
+  auto module = compile_to_ir(*source, path, options);
+  if (!module.ok()) {
+    v.spirv.failure = v.via_glsl.failure = module.failure;
+    return v;
+  }
+  v.spirv = emit_spirv(*module.value, options);
+  if (v.spirv.ok()) {
+    const auto messages = spirv::validate(*v.spirv.value, options.spirv.target);
+    if (!messages.empty()) {
+      v.spirv.failure.message = "Sluice's SPIR-V fails spirv-val: " + messages.front();
+      v.spirv.value.reset();
+    }
+  }
+  auto glsl = emit_glsl(*module.value, options);
+  if (!glsl.ok()) {
+    v.via_glsl.failure = glsl.failure;
+    return v;
+  }
+  auto words = exec::compile_glsl(*glsl.value, stage);
+  if (!words) {
+    v.via_glsl.failure.message = "glslang rejected Sluice's GLSL: " + words.error();
+    return v;
+  }
+  if (const auto messages = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0); !messages.empty()) {
+    v.via_glsl.failure.message = "glslang's SPIR-V for Sluice's GLSL fails spirv-val: " + messages.front();
+    return v;
+  }
+  v.via_glsl.value = std::move(*words);
+  return v;
+}
+
+std::string first_line(std::string s) {
+  s = s.substr(0, s.find('\n'));
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+VariantOutcome from_result(const exec::XcheckVariantResult& r) {
+  if (!r.error.empty()) return {r.name, CheckStatus::Error, first_line(r.error)};
+  if (r.mismatch) return {r.name, CheckStatus::Fail, r.mismatch->describe()};
+  return {r.name, CheckStatus::Pass, ""};
+}
+
+FileOutcome check_amber(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+  FileOutcome out{path, {}};
+  const std::string frag = fs::path(path).replace_extension(".frag").string();
+  auto variants = std::make_shared<SluiceVariants>(compile_variants(frag, exec::ShaderStage::Fragment, options));
+  auto replace = [variants](bool via_glsl) {
+    return [variants, via_glsl](const exec::amber::ShaderDecl& decl,
+                                const std::vector<std::uint32_t>& original) -> Result<std::vector<std::uint32_t>> {
+      if (decl.stage != exec::ShaderStage::Fragment) return original;
+      const auto& step = via_glsl ? variants->via_glsl : variants->spirv;
+      if (!step.ok()) return Error{first_line(step.failure.message)};
+      return *step.value;
+    };
+  };
+  std::vector<exec::AmberVariant> amber_variants = {{"sluice-spirv", replace(false)}, {"sluice-glsl", replace(true)}};
+  auto report = exec::xcheck_amber(runner, path, amber_variants);
+  if (!report) {
+    out.variants.push_back({"amber-spirv", CheckStatus::Error, first_line(report.error())});
+    return out;
+  }
+  out.variants.push_back({"amber-spirv", report->reference_passed ? CheckStatus::Pass : CheckStatus::Fail,
+                          report->reference_passed ? "" : first_line(report->reference_summary)});
+  for (const auto& v : report->variants) {
+    VariantOutcome o = from_result(v);
+    if (o.status == CheckStatus::Pass && !v.expects_passed) {
+      o.status = CheckStatus::Fail;
+      o.detail = "the script's EXPECT failed";
+    }
+    out.variants.push_back(o);
+  }
+  return out;
+}
+
+FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+  FileOutcome out{path, {}};
+  auto stage = exec::shader_stage_from_path(path);
+  if (!stage || *stage == exec::ShaderStage::Vertex) {
+    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "vertex shaders are not run on their own"});
+    return out;
+  }
+  const auto source = read_text_file(path);
+  auto reference = source ? exec::compile_glsl(*source, *stage) : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
+  if (!reference) {
+    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())});
+    return out;
+  }
+  if (const auto messages = spirv::validate(*reference, spirv::TargetEnv::Vulkan1_0); !messages.empty()) {
+    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang's own SPIR-V fails spirv-val: " + messages.front()});
+    return out;
+  }
+  SluiceVariants v = compile_variants(path, *stage, options);
+  std::vector<exec::SpirvVariant> runnable;
+  std::vector<VariantOutcome> failed;
+  auto add = [&](const char* name, const StepResult<std::vector<std::uint32_t>>& step) {
+    if (step.ok()) runnable.push_back({name, *step.value});
+    else failed.push_back({name, CheckStatus::Error, first_line(step.failure.message)});
+  };
+  add("sluice-spirv", v.spirv);
+  add("sluice-glsl", v.via_glsl);
+  auto report = exec::xcheck_shader(runner, *reference, runnable);
+  if (!report) {
+    out.variants.push_back({"glslang-spirv", CheckStatus::Error, first_line(report.error())});
+    return out;
+  }
+  out.variants.push_back({"glslang-spirv", CheckStatus::Pass, ""});
+  for (const auto& r : report->variants) out.variants.push_back(from_result(r));
+  for (auto& f : failed) out.variants.push_back(std::move(f));
+  return out;
+}
+
+struct Expectation {
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> pixel;  // every pixel when unset
+  std::array<float, 4> rgba{};
+};
+
+std::vector<Expectation> read_expectations(const std::string& source) {
+  std::vector<Expectation> out;
+  std::istringstream in(source);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto at = line.find("; expect");
+    if (at == std::string::npos) continue;
+    Expectation e;
+    unsigned x = 0, y = 0;
+    const char* text = line.c_str() + at;
+    if (std::sscanf(text, "; expect %u %u: %f %f %f %f", &x, &y, &e.rgba[0], &e.rgba[1], &e.rgba[2], &e.rgba[3]) == 6)
+      e.pixel = {x, y};
+    else if (std::sscanf(text, "; expect: %f %f %f %f", &e.rgba[0], &e.rgba[1], &e.rgba[2], &e.rgba[3]) != 4)
+      continue;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// Expectations are written as short decimals: a value matches within 1e-5
+// relative (or absolute near 0), which is far below what a wrong program gives.
+std::optional<std::string> check_expectations(const exec::Image& image, const std::vector<Expectation>& expects) {
+  static const char* kChannel = "RGBA";
+  auto close = [](float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)); };
+  for (const auto& e : expects) {
+    for (std::uint32_t y = 0; y < image.height; ++y)
+      for (std::uint32_t x = 0; x < image.width; ++x) {
+        if (e.pixel && (e.pixel->first != x || e.pixel->second != y)) continue;
+        for (std::uint32_t c = 0; c < 4; ++c)
+          if (!close(image.at(x, y, c), e.rgba[c]))
+            return fmt::format("pixel ({}, {}), channel {}: expected {}, got {}", x, y, kChannel[c], e.rgba[c],
+                               image.at(x, y, c));
+      }
+  }
+  return std::nullopt;
+}
+
+FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+  FileOutcome out{path, {}};
+  SluiceVariants v = compile_variants(path, exec::ShaderStage::Fragment, options);
+  if (!v.spirv.ok()) {
+    out.variants.push_back({"sluice-spirv", CheckStatus::Error, first_line(v.spirv.failure.message)});
+    return out;
+  }
+  exec::ShaderRunSettings settings;
+  settings.draw.width = settings.draw.height = 64;
+  auto reference = exec::run_shader(runner, *v.spirv.value, settings);
+  if (!reference) {
+    out.variants.push_back({"sluice-spirv", CheckStatus::Error, first_line(reference.error())});
+    return out;
+  }
+  const auto expects = read_expectations(read_text_file(path).value_or(""));
+  if (!expects.empty()) {
+    auto wrong = reference->images.empty() ? std::optional<std::string>("no output") : check_expectations(reference->images[0], expects);
+    out.variants.push_back({"expectation", wrong ? CheckStatus::Fail : CheckStatus::Pass, wrong.value_or("")});
+  }
+  out.variants.push_back({"sluice-spirv", CheckStatus::Pass, ""});
+  if (!v.via_glsl.ok()) {
+    out.variants.push_back({"sluice-glsl", CheckStatus::Error, first_line(v.via_glsl.failure.message)});
+    return out;
+  }
+  auto report = exec::xcheck_shader(runner, *v.spirv.value, {{"sluice-glsl", *v.via_glsl.value}}, settings);
+  if (!report) out.variants.push_back({"sluice-glsl", CheckStatus::Error, first_line(report.error())});
+  else
+    for (const auto& r : report->variants) out.variants.push_back(from_result(r));
+  return out;
+}
+
+// One outcome as lines of "name\tstatus\tdetail", for the trip from the
+// child process that ran it.
+std::string serialize(const FileOutcome& o) {
+  std::string out;
+  for (const auto& v : o.variants) {
+    std::string detail = v.detail;
+    for (char& c : detail)
+      if (c == '\n' || c == '\t') c = ' ';
+    out += fmt::format("{}\t{}\t{}\n", v.name, static_cast<int>(v.status), detail);
+  }
+  return out;
+}
+
+FileOutcome deserialize(const std::string& file, const std::string& text) {
+  FileOutcome o{file, {}};
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto a = line.find('\t'), b = line.find('\t', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    o.variants.push_back({line.substr(0, a), static_cast<CheckStatus>(std::stoi(line.substr(a + 1, b - a - 1))),
+                          line.substr(b + 1)});
+  }
+  return o;
+}
+
+FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options) {
+  auto runner = exec::Runner::create(device);
+  if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}};
+  const std::string ext = fs::path(file).extension().string();
+  if (ext == ".amber") return check_amber(*runner, file, options);
+  if (ext == ".lv") return check_lambdav(*runner, file, options);
+  return check_glsl(*runner, file, options);
+}
+
+int run_xcheck(XcheckArgs& args) {
+  if (auto e = finish_pipeline_options(args.pipeline, args.target_env, "", "", ""); !e.empty()) {
+    std::cerr << "sluice: error: " << e << "\n";
+    return kExitUsage;
+  }
+  std::string errors;
+  const auto files = collect_files(args.paths.empty() ? std::vector<std::string>{"."} : args.paths, errors);
+  std::cerr << errors;
+  auto device = exec::parse_device_choice(args.device);
+  if (!device) {
+    std::cerr << "sluice: error: " << device.error() << "\n";
+    return kExitUsage;
+  }
+  // The device's name, from a child so this process never loads the driver.
+  run_in_children(
+      1, 1, std::chrono::seconds(60),
+      [&](std::size_t) {
+        auto runner = exec::Runner::create(*device);
+        return runner ? runner->device_name() : "no device: " + runner.error();
+      },
+      [&](std::size_t, ChildResult r) { std::cerr << "sluice: xcheck on " << first_line(r.output) << "\n"; });
+
+  const auto known = read_known_failures(args.known_failures);
+  std::vector<std::string> to_run;
+  std::vector<FileOutcome> skipped;
+  for (const auto& f : files) {
+    auto it = known.find(fs::path(f).filename().string());
+    if (it == known.end()) to_run.push_back(f);
+    else skipped.push_back({f, {{"known-failure", CheckStatus::Skip, it->second}}});
+  }
+  const bool progress = isatty(STDERR_FILENO);
+  std::vector<FileOutcome> outcomes(to_run.size());
+  std::size_t finished = 0;
+  const unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const auto& files_to_run = to_run;
+  run_in_children(
+      files_to_run.size(), jobs, std::chrono::seconds(args.timeout_seconds),
+      [&](std::size_t i) { return serialize(check_file(files_to_run[i], *device, args.pipeline)); },
+      [&](std::size_t i, ChildResult r) {
+        if (r.died) {
+          const std::string why = r.timed_out ? fmt::format("timed out after {} s", args.timeout_seconds)
+                                  : r.signal ? fmt::format("crashed (signal {}) while running it", r.signal)
+                                             : std::string("died while running it");
+          outcomes[i] = {files_to_run[i], {{"runner", CheckStatus::Error, why}}};
+        } else {
+          outcomes[i] = deserialize(files_to_run[i], r.output);
+        }
+        ++finished;
+        if (progress)
+          std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, files_to_run.size(), files_to_run[i]) << std::flush;
+      });
+  if (progress) std::cerr << "\r\033[K";
+  outcomes.insert(outcomes.end(), skipped.begin(), skipped.end());
+  std::cout << summary_table(outcomes);
+  if (!args.json.empty()) std::ofstream(args.json) << json_report(outcomes);
+  for (const auto& o : outcomes)
+    if (o.status() == CheckStatus::Fail || o.status() == CheckStatus::Error) return kExitError;
+  return errors.empty() ? kExitOk : kExitError;
+}
+
+}  // namespace
+
+CommandAction add_xcheck_command(CLI::App& sub) {
+  auto args = std::make_shared<XcheckArgs>();
+  args->pipeline.auto_map_locations = args->pipeline.auto_map_bindings = true;
+  sub.add_option("paths", args->paths, "Files (.amber, .frag, .comp, .lv) or directories to search");
+  sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
+  sub.add_option("--json", args->json, "Write a JSON report here");
+  sub.add_option("--known-failures", args->known_failures,
+                 "A list of file names (with reasons) not to run; they count as skipped");
+  sub.add_option("-j,--jobs", args->jobs, "Files checked at once (default: one per core)");
+  sub.add_option("--timeout", args->timeout_seconds, "Seconds one file may take before it counts as an error (default 600)");
+  sub.add_option("--target-env", args->target_env, "SPIR-V target environment for Sluice's SPIR-V (default vulkan1.0)");
+  sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")
+      ->transform([](std::string s) { return "O" + s; });
+  add_pipeline_options(sub, args->pipeline);
+  return [args] { return run_xcheck(*args); };
+}
+
+}  // namespace sluice::tools

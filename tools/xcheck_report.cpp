@@ -1,0 +1,105 @@
+#include "xcheck_report.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+namespace sluice::tools {
+namespace {
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+        else out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+struct Counts {
+  int pass = 0, fail = 0, error = 0, skip = 0;
+  void add(CheckStatus s) {
+    switch (s) {
+      case CheckStatus::Pass: ++pass; break;
+      case CheckStatus::Fail: ++fail; break;
+      case CheckStatus::Error: ++error; break;
+      case CheckStatus::Skip: ++skip; break;
+    }
+  }
+};
+
+}  // namespace
+
+const char* to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::Pass: return "pass";
+    case CheckStatus::Fail: return "fail";
+    case CheckStatus::Error: return "error";
+    case CheckStatus::Skip: return "skip";
+  }
+  return "?";
+}
+
+CheckStatus FileOutcome::status() const {
+  if (variants.empty()) return CheckStatus::Skip;
+  bool all_skip = true;
+  CheckStatus worst = CheckStatus::Pass;
+  for (const auto& v : variants) {
+    if (v.status != CheckStatus::Skip) all_skip = false;
+    if (v.status == CheckStatus::Fail) worst = CheckStatus::Fail;
+    if (v.status == CheckStatus::Error && worst != CheckStatus::Fail) worst = CheckStatus::Error;
+  }
+  return all_skip ? CheckStatus::Skip : worst;
+}
+
+std::string summary_table(const std::vector<FileOutcome>& outcomes) {
+  Counts files;
+  std::map<std::string, Counts> by_variant;
+  for (const auto& f : outcomes) {
+    files.add(f.status());
+    for (const auto& v : f.variants) by_variant[v.name].add(v.status);
+  }
+  std::string out;
+  for (const auto& f : outcomes) {
+    if (f.status() != CheckStatus::Fail && f.status() != CheckStatus::Error) continue;
+    for (const auto& v : f.variants)
+      if (v.status == CheckStatus::Fail || v.status == CheckStatus::Error)
+        out += fmt::format("{} {} [{}]: {}\n", to_string(v.status), f.file, v.name, v.detail);
+  }
+  out += fmt::format("\n{:<16} {:>6} {:>6} {:>6} {:>6}\n", "", "pass", "fail", "error", "skip");
+  for (const auto& [name, c] : by_variant)
+    out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", name, c.pass, c.fail, c.error, c.skip);
+  out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", "files", files.pass, files.fail, files.error, files.skip);
+  out += fmt::format("{} passed, {} failed\n", files.pass, files.fail + files.error);
+  return out;
+}
+
+std::string json_report(const std::vector<FileOutcome>& outcomes) {
+  Counts files;
+  std::string out = "{\"results\": [";
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& f = outcomes[i];
+    files.add(f.status());
+    out += fmt::format("{}\n  {{\"file\": {}, \"status\": \"{}\", \"variants\": {{", i ? "," : "", json_string(f.file),
+                       to_string(f.status()));
+    for (std::size_t j = 0; j < f.variants.size(); ++j) {
+      const auto& v = f.variants[j];
+      out += fmt::format("{}{}: {{\"status\": \"{}\", \"detail\": {}}}", j ? ", " : "", json_string(v.name),
+                         to_string(v.status), json_string(v.detail));
+    }
+    out += "}}";
+  }
+  out += fmt::format("\n], \"summary\": {{\"files\": {}, \"pass\": {}, \"fail\": {}, \"error\": {}, \"skip\": {}}}}}\n",
+                     outcomes.size(), files.pass, files.fail, files.error, files.skip);
+  return out;
+}
+
+}  // namespace sluice::tools
