@@ -20,7 +20,7 @@ namespace {
 
 std::vector<std::filesystem::path> ir_files() {
   std::vector<std::filesystem::path> out;
-  for (const std::string dir : {std::string(SLUICE_EXAMPLES_DIR), std::string(SLUICE_GOLDEN_DIR)})
+  for (const std::string& dir : {std::string(SLUICE_EXAMPLES_DIR), std::string(SLUICE_GOLDEN_DIR)})
     for (const auto& e : std::filesystem::directory_iterator(dir))
       if (e.path().extension() == ".ir") out.push_back(e.path());
   std::sort(out.begin(), out.end());

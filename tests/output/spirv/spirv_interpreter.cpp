@@ -86,13 +86,13 @@ bool Interpreter::parse() {
     switch (inst.op) {
       case Op::OpEntryPoint: entry_ = o(1); break;
       case Op::OpName: names_[o(0)] = reinterpret_cast<const char*>(&w_[inst.first + 1]); break;
-      case Op::OpTypeVoid: case Op::OpTypeBool: case Op::OpTypeFunction: types_[o(0)] = {inst.op}; break;
+      case Op::OpTypeVoid: case Op::OpTypeBool: case Op::OpTypeFunction: types_[o(0)] = {inst.op, 0, 1, 32, 0, {}}; break;
       case Op::OpTypeInt: types_[o(0)] = {inst.op, 0, 1, o(1), o(2), {}}; break;
       case Op::OpTypeFloat: types_[o(0)] = {inst.op, 0, 1, o(1), 1, {}}; break;
       case Op::OpTypeVector: case Op::OpTypeMatrix: types_[o(0)] = {inst.op, o(1), o(2), 32, 0, {}}; break;
       case Op::OpTypeArray: types_[o(0)] = {inst.op, o(1), constants_.at(o(2))[0], 32, 0, {}}; break;
       case Op::OpTypeStruct: {
-        TypeInfo t{inst.op};
+        TypeInfo t{inst.op, 0, 1, 32, 0, {}};
         for (std::uint32_t k = 1; k < inst.count; ++k) t.members.push_back(o(k));
         types_[o(0)] = t;
         break;
