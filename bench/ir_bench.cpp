@@ -170,7 +170,8 @@ TableBytes table_bytes(const Module& m) {
       t.instructions += b.instructions.capacity() * sizeof(Instruction);
       t.blocks += b.declarations.capacity() * sizeof(VariableId);
       for (const Instruction& inst : b.instructions)
-        if (inst.operands.capacity() > 4) t.instructions += inst.operands.capacity() * sizeof(Operand);
+        if (inst.operands.capacity() > OperandList::kInlineCapacity)
+          t.instructions += inst.operands.capacity() * sizeof(Operand);
     }
   }
   return t;

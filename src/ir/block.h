@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "ir/compact_vector.h"
 #include "ir/ids.h"
 #include "ir/instruction.h"
 
@@ -38,19 +39,23 @@ struct SwitchCase {
   friend bool operator==(const SwitchCase&, const SwitchCase&) = default;
 };
 
+// A block per few instructions counts against the IR's memory budget
+// (docs/performance.md): the switch-only lists are CompactVectors (8 bytes
+// each when empty) and the members are ordered to leave no padding.
 struct Block {
   std::vector<VariableId> declarations;  // variables whose lifetime starts here
-  RegisterId merge_input;                // the value Merge (or Break) instructions feed; optional
   std::vector<Instruction> instructions; // the last one is the terminator
 
   // Sub-blocks, by the terminator:
   //   If:            [true, false]           (false may be invalid: no else)
   //   Loop, DoLoop:  [condition, body, continue] (continue may be invalid)
-  //   Switch:        one per entry of `cases`, in order
+  //   Switch:        case_blocks, one per entry of `cases`, in order
+  CompactVector<BlockId> case_blocks;
+  CompactVector<SwitchCase> cases;
   BlockId sub_blocks_storage[3];
-  std::vector<BlockId> case_blocks;
-  std::vector<SwitchCase> cases;
   BlockId merge;  // for divergent terminators
+
+  RegisterId merge_input;  // the value Merge (or Break) instructions feed; optional
 
   const Instruction* terminator() const {
     return instructions.empty() ? nullptr : &instructions.back();
@@ -72,5 +77,7 @@ struct Block {
   BlockId loop_body() const { return sub_blocks_storage[1]; }
   BlockId loop_continue() const { return sub_blocks_storage[2]; }
 };
+
+static_assert(sizeof(Block) <= 88, "see the memory budget above");
 
 }  // namespace sluice::ir

@@ -78,6 +78,18 @@ Instruction Builder::make(Opcode op, RegisterId result, std::span<const Operand>
   return inst;
 }
 
+void Builder::push(Instruction inst) {
+  std::vector<Instruction>& list = current_block().instructions;
+  // Starting at 8 skips the reallocations at 1, 2 and 4 instructions; the
+  // vector is fitted to its size below anyway.
+  if (list.capacity() == 0) list.reserve(8);
+  list.push_back(std::move(inst));
+  // A terminated block takes no more instructions: give back the growth
+  // slack, up to half of the vector (the IR's memory budget is 64 bytes per
+  // instruction, docs/performance.md).
+  if (is_terminator(list.back().opcode) && list.capacity() != list.size()) list.shrink_to_fit();
+}
+
 Precision Builder::derived_precision(std::span<const Operand> operands) const {
   Precision p = Precision::None;
   for (Operand o : operands) {
@@ -176,7 +188,7 @@ Result<SwitchBlocks> Builder::branch_switch(Operand selector, std::span<const Sw
   for (std::size_t i = 0; i < cases.size(); ++i) r.cases.push_back(new_block());
   r.merge = new_block();
   Block& b = m_.function(function_).block(block_);
-  b.case_blocks = r.cases;
+  b.case_blocks.assign(r.cases.begin(), r.cases.end());
   b.cases.assign(cases.begin(), cases.end());
   b.merge = r.merge;
   const Operand ops[] = {selector};

@@ -94,7 +94,7 @@ class Builder {
   Instruction make(Opcode op, RegisterId result, std::span<const Operand> operands, std::uint16_t aux = 0);
   Precision derived_precision(std::span<const Operand> operands) const;
   BlockId new_block() { return m_.function(function_).add_block(); }
-  void push(Instruction inst) { current_block().instructions.push_back(std::move(inst)); }
+  void push(Instruction inst);
 
   Module& m_;
   FunctionId function_;

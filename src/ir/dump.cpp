@@ -166,11 +166,19 @@ class FunctionDumper {
     return p;
   }
 
+  // Lines are written straight into the output, never through temporary
+  // strings: a large module dumps to ~70 bytes a line, millions of lines.
   void line(std::string_view s) {
-    // Trailing spaces never carry meaning; trimming keeps goldens clean.
-    std::size_t end = s.find_last_not_of(' ');
-    out_.append(s.substr(0, end == std::string_view::npos ? 0 : end + 1));
-    out_ += '\n';
+    const std::size_t start = out_.size();
+    out_ += s;
+    end_line(out_, start);
+  }
+  // Trailing spaces never carry meaning; trimming keeps goldens clean.
+  static void end_line(std::string& out, std::size_t start) {
+    std::size_t end = out.size();
+    while (end > start && out[end - 1] == ' ') --end;
+    out.resize(end);
+    out += '\n';
   }
 
   std::string title(const BlockVisit& v) const {
@@ -212,7 +220,12 @@ class FunctionDumper {
       line(fmt::format("{}Input: r{} (t{}){}", p, b.merge_input.index(), info.type.index(),
                        info.precision == Precision::None ? "" : fmt::format(" [{}]", to_string(info.precision))));
     }
-    for (const Instruction& inst : b.instructions) line(p + instruction(v.id, inst));
+    for (const Instruction& inst : b.instructions) {
+      const std::size_t start = out_.size();
+      out_ += p;
+      instruction(out_, v.id, inst);
+      end_line(out_, start);
+    }
   }
 
   static const Function& nullptr_function() {
@@ -221,33 +234,52 @@ class FunctionDumper {
   }
 
  public:
-  std::string instruction(BlockId where, const Instruction& inst) const {
-    std::string result_part;
+  // Appends the instruction's text, trailing spaces and all, to `out`.
+  void instruction(std::string& out, BlockId where, const Instruction& inst) const {
+    const std::size_t start = out.size();
     Precision result_precision = Precision::None;
     if (inst.result.valid()) {
       const bool known = inst.result.index() < m_.register_count();
       const RegisterInfo info = known ? m_.reg(inst.result) : RegisterInfo{};
       result_precision = info.precision;
-      result_part = fmt::format("r{}  {:>5} = ", inst.result.index(), fmt::format("(t{})", info.type.index()));
+      // "r{}  {:>5} = " with "(t{})" as the right-aligned field.
+      append_number(out, 'r', inst.result.index());
+      out += "  ";
+      const fmt::format_int type(info.type.index());
+      if (type.size() + 3 < 5) out.append(5 - (type.size() + 3), ' ');
+      out += "(t";
+      out.append(type.data(), type.size());
+      out += ") = ";
     }
-    if (result_part.size() < kResultWidth) result_part.resize(kResultWidth, ' ');
+    pad_to(out, start + kResultWidth);
 
+    const std::size_t text_start = out.size();
     const OpcodeInfo& oi = info(inst.opcode);
-    std::string text(inst.opcode == Opcode::Texture ? texture_opcode_name(inst.aux) : std::string(oi.name));
+    if (inst.opcode == Opcode::Texture)
+      out += texture_opcode_name(inst.aux);
+    else
+      out += oi.name;
     const Precision context = where.valid() ? context_precision(where, inst) : Precision::None;
     const std::size_t fixed = oi.variadic_tail ? std::min<std::size_t>(oi.max_operands, inst.operands.size())
                                                : inst.operands.size();
-    for (std::size_t i = 0; i < fixed; ++i) text += " " + operand(inst.operands[i], context);
+    for (std::size_t i = 0; i < fixed; ++i) {
+      out += ' ';
+      operand(out, inst.operands[i], context);
+    }
     if (oi.variadic_tail) {
-      std::vector<std::string> tail;
-      for (std::size_t i = fixed; i < inst.operands.size(); ++i) tail.push_back(operand(inst.operands[i], context));
-      text += " (" + join(tail, ", ") + ")";
+      out += " (";
+      for (std::size_t i = fixed; i < inst.operands.size(); ++i) {
+        if (i != fixed) out += ", ";
+        operand(out, inst.operands[i], context);
+      }
+      out += ')';
     }
     if (result_precision != Precision::None) {
-      if (text.size() < kTextWidth) text.resize(kTextWidth, ' ');
-      text += fmt::format(" [{}]", to_string(result_precision));
+      pad_to(out, text_start + kTextWidth);
+      out += " [";
+      out += to_string(result_precision);
+      out += ']';
     }
-    return result_part + text;
   }
 
  private:
@@ -272,17 +304,35 @@ class FunctionDumper {
     return p;
   }
 
-  std::string operand(Operand o, Precision context) const {
+  static void append_number(std::string& out, char letter, std::uint32_t n) {
+    const fmt::format_int digits(n);
+    out += letter;
+    out.append(digits.data(), digits.size());
+  }
+  static void pad_to(std::string& out, std::size_t column) {
+    if (out.size() < column) out.append(column - out.size(), ' ');
+  }
+
+  void operand(std::string& out, Operand o, Precision context) const {
     switch (o.kind()) {
-      case Operand::Kind::Register: return fmt::format("r{}", o.value());
+      case Operand::Kind::Register: return append_number(out, 'r', o.value());
       case Operand::Kind::Constant:
-        return context == Precision::None ? fmt::format("c{}", o.value())
-                                          : fmt::format("c{}[{}]", o.value(), to_string(context));
-      case Operand::Kind::Variable: return fmt::format("v{}", o.value());
-      case Operand::Kind::Function: return fmt::format("f{}", o.value());
-      case Operand::Kind::Literal: return fmt::format("{}", o.value());
+        append_number(out, 'c', o.value());
+        if (context != Precision::None) {
+          out += '[';
+          out += to_string(context);
+          out += ']';
+        }
+        return;
+      case Operand::Kind::Variable: return append_number(out, 'v', o.value());
+      case Operand::Kind::Function: return append_number(out, 'f', o.value());
+      case Operand::Kind::Literal: {
+        const fmt::format_int digits(o.value());
+        out.append(digits.data(), digits.size());
+        return;
+      }
     }
-    return "?";
+    out += '?';
   }
 
   const Module& m_;
@@ -303,9 +353,11 @@ std::string format_float(float f) {
 
 std::string dump_instruction(const Module& m, const Instruction& inst) {
   std::string unused;
-  std::string text = FunctionDumper(m, unused).instruction(BlockId{}, inst);
+  std::string text;
+  FunctionDumper(m, unused).instruction(text, BlockId{}, inst);
   std::size_t end = text.find_last_not_of(' ');
-  return text.substr(0, end == std::string::npos ? 0 : end + 1);
+  text.resize(end == std::string::npos ? 0 : end + 1);
+  return text;
 }
 
 std::string dumped_variable_name(const Variable& v, VariableId id) {
@@ -318,7 +370,14 @@ std::string dumped_variable_name(const Variable& v, VariableId id) {
 }
 
 std::string dump(const Module& m) {
+  // Room for the function bodies up front (a line is ~70 bytes): growing a
+  // string of a hundred megabytes by doubling copies it and touches twice
+  // the memory.
+  std::size_t lines = 0;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i)
+    for (const Block& b : m.function(FunctionId(i)).blocks) lines += b.instructions.size() + 3;
   std::string out;
+  out.reserve(lines * 72);
   const ShaderInfo& s = m.shader();
   out += fmt::format("{} Shader\n", to_string(s.stage));
   if (s.early_fragment_tests) out += "[Early fragment tests]\n";
