@@ -83,10 +83,12 @@ void register_all() {
       {"straight", testing::scale::straight_line},
       {"nested_ifs", testing::scale::nested_ifs},
       {"calls", testing::scale::many_calls},
+      {"memory", testing::scale::memory_traffic},
   };
   const char* passes[] = {"dealias",          "fold",           "simplify-cfg",     "cse",
                           "unreachable-code", "dead-registers", "unused-variables", "unused-functions", "unused-resources",
-                          "dce",              "inline",         "O1"};
+                          "dce",              "inline",         "dead-stores",      "uninitialized-loads",
+                          "forward-stores",   "lower-increments", "if-conversion",  "O1"};
   for (const auto& [shape_name, shape] : shapes) {
     benchmark::RegisterBenchmark((std::string("copy-module/") + shape_name).c_str(), copy_module, shape)
         ->Arg(100000)

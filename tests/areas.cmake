@@ -22,3 +22,4 @@ if(TARGET sluice_exec)
   sluice_test(exec sluice_exec_glslang sluice_exec sluice_ir glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
 endif()
 include(${CMAKE_CURRENT_SOURCE_DIR}/output/glsl/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_glsl) inside
+include(${CMAKE_CURRENT_SOURCE_DIR}/output/spirv/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_spirv) inside

@@ -36,10 +36,12 @@ struct Child {
 
 void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limit,
                      const std::function<std::string(std::size_t)>& task,
-                     const std::function<void(std::size_t, ChildResult)>& done) {
+                     const std::function<void(std::size_t, ChildResult)>& done,
+                     const std::function<bool()>& keep_starting) {
   if (jobs == 0) jobs = 1;
   std::vector<Child> running;
   std::size_t next = 0;
+  auto stopped = [&] { return keep_starting && !keep_starting(); };
   auto finish = [&](Child& c) {
     int status = 0;
     ::waitpid(c.pid, &status, 0);
@@ -57,8 +59,8 @@ void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limi
     r.timed_out = c.killed;
     done(c.index, std::move(r));
   };
-  while (next < count || !running.empty()) {
-    while (next < count && running.size() < jobs) {
+  while ((next < count && !stopped()) || !running.empty()) {
+    while (next < count && running.size() < jobs && !stopped()) {
       int fds[2];
       if (::pipe(fds) != 0) {
         done(next++, ChildResult{"", true, 0, false});

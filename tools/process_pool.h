@@ -21,9 +21,12 @@ struct ChildResult {
 
 // Runs task(i) for i in [0, count), each in its own child process, at most
 // `jobs` at once; done(i, result) is called in the parent as each finishes.
-// A child still running after `limit` is killed.
+// A child still running after `limit` is killed. When keep_starting is
+// given and returns false, no further child is started (those running are
+// waited for) and the tasks never started get no done() call.
 void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limit,
                      const std::function<std::string(std::size_t)>& task,
-                     const std::function<void(std::size_t, ChildResult)>& done);
+                     const std::function<void(std::size_t, ChildResult)>& done,
+                     const std::function<bool()>& keep_starting = {});
 
 }  // namespace sluice::tools

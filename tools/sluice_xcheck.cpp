@@ -12,8 +12,9 @@
 // A .frag with an .amber of the same name beside it is checked through the
 // script only. Comparison rules: src/exec/compare.h. Every SPIR-V module
 // passes spirv-val before it reaches the driver, and each file runs in a
-// child process (process_pool.h), so a driver crash or hang on one shader is
-// that file's error, and files run on every core.
+// child process (xcheck_schedule.h), so a driver crash or hang on one shader
+// is that file's error, and files run on every core; on a GPU, a hang or
+// device loss stops the run and names the file that caused it.
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +35,7 @@
 #include "sluice_commands.h"
 #include "sluice_pipeline.h"
 #include "xcheck_report.h"
+#include "xcheck_schedule.h"
 
 namespace sluice::tools {
 namespace {
@@ -150,7 +152,7 @@ VariantOutcome from_result(const exec::XcheckVariantResult& r) {
 }
 
 FileOutcome check_amber(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
-  FileOutcome out{path, {}};
+  FileOutcome out{path, {}, {}};
   const std::string frag = fs::path(path).replace_extension(".frag").string();
   auto variants = std::make_shared<SluiceVariants>(compile_variants(frag, exec::ShaderStage::Fragment, options));
   auto replace = [variants](bool via_glsl) {
@@ -182,7 +184,7 @@ FileOutcome check_amber(exec::Runner& runner, const std::string& path, const Pip
 }
 
 FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
-  FileOutcome out{path, {}};
+  FileOutcome out{path, {}, {}};
   auto stage = exec::shader_stage_from_path(path);
   if (!stage || *stage == exec::ShaderStage::Vertex) {
     out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "vertex shaders are not run on their own"});
@@ -261,7 +263,7 @@ std::optional<std::string> check_expectations(const exec::Image& image, const st
 }
 
 FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
-  FileOutcome out{path, {}};
+  FileOutcome out{path, {}, {}};
   SluiceVariants v = compile_variants(path, exec::ShaderStage::Fragment, options);
   if (!v.spirv.ok()) {
     out.variants.push_back({"sluice-spirv", CheckStatus::Error, first_line(v.spirv.failure.message)});
@@ -291,39 +293,41 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
   return out;
 }
 
-// One outcome as lines of "name\tstatus\tdetail", for the trip from the
-// child process that ran it.
-std::string serialize(const FileOutcome& o) {
-  std::string out;
-  for (const auto& v : o.variants) {
-    std::string detail = v.detail;
-    for (char& c : detail)
-      if (c == '\n' || c == '\t') c = ' ';
-    out += fmt::format("{}\t{}\t{}\n", v.name, static_cast<int>(v.status), detail);
-  }
+FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options) {
+  auto runner = exec::Runner::create(device);
+  if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}, {}};
+  const std::string ext = fs::path(file).extension().string();
+  FileOutcome out = ext == ".amber" ? check_amber(*runner, file, options)
+                    : ext == ".lv"  ? check_lambdav(*runner, file, options)
+                                    : check_glsl(*runner, file, options);
+  // Set once a submission timed out or the device was lost.
+  out.device_failure = runner->context().unusable_reason();
   return out;
 }
 
-FileOutcome deserialize(const std::string& file, const std::string& text) {
-  FileOutcome o{file, {}};
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto a = line.find('\t'), b = line.find('\t', a + 1);
-    if (a == std::string::npos || b == std::string::npos) continue;
-    o.variants.push_back({line.substr(0, a), static_cast<CheckStatus>(std::stoi(line.substr(a + 1, b - a - 1))),
-                          line.substr(b + 1)});
-  }
-  return o;
-}
+// What the device is, from a child so this process never loads the driver.
+struct DeviceProbe {
+  std::string description;
+  bool is_gpu = false;  // not a CPU device such as lavapipe
+};
 
-FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options) {
-  auto runner = exec::Runner::create(device);
-  if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}};
-  const std::string ext = fs::path(file).extension().string();
-  if (ext == ".amber") return check_amber(*runner, file, options);
-  if (ext == ".lv") return check_lambdav(*runner, file, options);
-  return check_glsl(*runner, file, options);
+DeviceProbe probe_device(const exec::DeviceChoice& device) {
+  // A probe that dies (a driver crash) leaves what the user asked for.
+  DeviceProbe probe{"no device", device.kind == exec::DeviceChoice::Gpu};
+  run_in_children(
+      1, 1, std::chrono::seconds(60),
+      [&](std::size_t) {
+        auto runner = exec::Runner::create(device);
+        if (!runner) return "cpu\tno device: " + runner.error();
+        const bool cpu = runner->context().properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+        return std::string(cpu ? "cpu\t" : "gpu\t") + runner->device_name();
+      },
+      [&](std::size_t, ChildResult r) {
+        if (r.died) return;
+        probe.is_gpu = r.output.starts_with("gpu\t");
+        probe.description = first_line(r.output.substr(r.output.find('\t') + 1));
+      });
+  return probe;
 }
 
 int run_xcheck(XcheckArgs& args) {
@@ -339,14 +343,8 @@ int run_xcheck(XcheckArgs& args) {
     std::cerr << "sluice: error: " << device.error() << "\n";
     return kExitUsage;
   }
-  // The device's name, from a child so this process never loads the driver.
-  run_in_children(
-      1, 1, std::chrono::seconds(60),
-      [&](std::size_t) {
-        auto runner = exec::Runner::create(*device);
-        return runner ? runner->device_name() : "no device: " + runner.error();
-      },
-      [&](std::size_t, ChildResult r) { std::cerr << "sluice: xcheck on " << first_line(r.output) << "\n"; });
+  const DeviceProbe probe = probe_device(*device);
+  std::cerr << "sluice: xcheck on " << probe.description << "\n";
 
   const auto known = read_known_failures(args.known_failures);
   std::vector<std::string> to_run;
@@ -354,33 +352,24 @@ int run_xcheck(XcheckArgs& args) {
   for (const auto& f : files) {
     auto it = known.find(fs::path(f).filename().string());
     if (it == known.end()) to_run.push_back(f);
-    else skipped.push_back({f, {{"known-failure", CheckStatus::Skip, it->second}}});
+    else skipped.push_back({f, {{"known-failure", CheckStatus::Skip, it->second}}, {}});
   }
   const bool progress = isatty(STDERR_FILENO);
-  std::vector<FileOutcome> outcomes(to_run.size());
-  std::size_t finished = 0;
-  const unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const auto& files_to_run = to_run;
-  run_in_children(
-      files_to_run.size(), jobs, std::chrono::seconds(args.timeout_seconds),
-      [&](std::size_t i) { return serialize(check_file(files_to_run[i], *device, args.pipeline)); },
-      [&](std::size_t i, ChildResult r) {
-        if (r.died) {
-          const std::string why = r.timed_out ? fmt::format("timed out after {} s", args.timeout_seconds)
-                                  : r.signal ? fmt::format("crashed (signal {}) while running it", r.signal)
-                                             : std::string("died while running it");
-          outcomes[i] = {files_to_run[i], {{"runner", CheckStatus::Error, why}}};
-        } else {
-          outcomes[i] = deserialize(files_to_run[i], r.output);
-        }
-        ++finished;
-        if (progress)
-          std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, files_to_run.size(), files_to_run[i]) << std::flush;
+  ScheduleOptions schedule;
+  schedule.jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+  schedule.limit = std::chrono::seconds(args.timeout_seconds);
+  schedule.stop_on_device_failure = probe.is_gpu;
+  auto run = run_checks(
+      to_run, schedule, [&](const std::string& file) { return check_file(file, *device, args.pipeline); },
+      [&](std::size_t finished, const std::string& file) {
+        if (progress) std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, to_run.size(), file) << std::flush;
       });
   if (progress) std::cerr << "\r\033[K";
+  if (!run.stopped.empty()) std::cerr << "sluice: xcheck stopped early: " << run.stopped << "\n";
+  std::vector<FileOutcome>& outcomes = run.outcomes;
   outcomes.insert(outcomes.end(), skipped.begin(), skipped.end());
-  std::cout << summary_table(outcomes);
-  if (!args.json.empty()) std::ofstream(args.json) << json_report(outcomes);
+  std::cout << summary_table(outcomes, run.stopped);
+  if (!args.json.empty()) std::ofstream(args.json) << json_report(outcomes, run.stopped);
   for (const auto& o : outcomes)
     if (o.status() == CheckStatus::Fail || o.status() == CheckStatus::Error) return kExitError;
   return errors.empty() ? kExitOk : kExitError;

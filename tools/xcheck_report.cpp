@@ -60,7 +60,7 @@ CheckStatus FileOutcome::status() const {
   return all_skip ? CheckStatus::Skip : worst;
 }
 
-std::string summary_table(const std::vector<FileOutcome>& outcomes) {
+std::string summary_table(const std::vector<FileOutcome>& outcomes, const std::string& stopped) {
   Counts files;
   std::map<std::string, Counts> by_variant;
   for (const auto& f : outcomes) {
@@ -79,10 +79,11 @@ std::string summary_table(const std::vector<FileOutcome>& outcomes) {
     out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", name, c.pass, c.fail, c.error, c.skip);
   out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", "files", files.pass, files.fail, files.error, files.skip);
   out += fmt::format("{} passed, {} failed\n", files.pass, files.fail + files.error);
+  if (!stopped.empty()) out += fmt::format("xcheck stopped early: {}\n", stopped);
   return out;
 }
 
-std::string json_report(const std::vector<FileOutcome>& outcomes) {
+std::string json_report(const std::vector<FileOutcome>& outcomes, const std::string& stopped) {
   Counts files;
   std::string out = "{\"results\": [";
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
@@ -97,8 +98,10 @@ std::string json_report(const std::vector<FileOutcome>& outcomes) {
     }
     out += "}}";
   }
-  out += fmt::format("\n], \"summary\": {{\"files\": {}, \"pass\": {}, \"fail\": {}, \"error\": {}, \"skip\": {}}}}}\n",
+  out += fmt::format("\n], \"summary\": {{\"files\": {}, \"pass\": {}, \"fail\": {}, \"error\": {}, \"skip\": {}",
                      outcomes.size(), files.pass, files.fail, files.error, files.skip);
+  if (!stopped.empty()) out += fmt::format(", \"stopped\": {}", json_string(stopped));
+  out += "}}\n";
   return out;
 }
 

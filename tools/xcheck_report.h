@@ -1,7 +1,9 @@
 // What `sluice xcheck` found: per file and per variant a status and a
 // detail, printed as a summary table and written as the JSON report
 // {"results": [{"file", "status", "variants": {name: {"status", "detail"}}}],
-//  "summary": {...}}. A file passes only when every variant passed.
+//  "summary": {...}}. A file passes only when every variant passed. A run
+// stopped early (xcheck_schedule.h) says why in a last line and in
+// "summary": {"stopped": ...}.
 #pragma once
 
 #include <string>
@@ -21,10 +23,14 @@ struct VariantOutcome {
 struct FileOutcome {
   std::string file;
   std::vector<VariantOutcome> variants;
+  // Non-empty when running the file left the device unusable (a submission
+  // timed out or the device was lost): why.
+  std::string device_failure;
   CheckStatus status() const;  // skip if skipped, else the worst variant's
 };
 
-std::string summary_table(const std::vector<FileOutcome>& outcomes);
-std::string json_report(const std::vector<FileOutcome>& outcomes);
+// `stopped`, when non-empty, says why the run stopped before every file ran.
+std::string summary_table(const std::vector<FileOutcome>& outcomes, const std::string& stopped = "");
+std::string json_report(const std::vector<FileOutcome>& outcomes, const std::string& stopped = "");
 
 }  // namespace sluice::tools

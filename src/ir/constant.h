@@ -7,17 +7,31 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ir/ids.h"
 
 namespace sluice::ir {
 
+// Operations of a specialization-constant expression (SPIR-V
+// OpSpecConstantOp): what array lengths written with gl_WorkGroupSize or
+// other specialization constants need.
+enum class SpecOp : std::uint8_t { None, CompositeExtract, IAdd, ISub, IMul, UDiv, SDiv };
+const char* to_string(SpecOp op);
+std::optional<SpecOp> spec_op_from_string(std::string_view s);
+
 struct Constant {
   TypeId type;
   std::uint32_t bits = 0;                 // scalar value
   std::vector<ConstantId> components;     // composite value (vector, matrix, array, struct)
   std::optional<std::uint32_t> spec_id;   // specialization constant (its default is the value)
+  // A specialization-constant expression when not None: spec_op applied to
+  // `operands` (earlier constants; CompositeExtract's second operand is the
+  // index, a uint constant). `bits` is its value with every specialization
+  // constant at its default. Only array lengths (Type::length) use them.
+  SpecOp spec_op = SpecOp::None;
+  std::vector<ConstantId> operands{};
 
   bool is_composite() const { return !components.empty(); }
   float as_float() const { return std::bit_cast<float>(bits); }

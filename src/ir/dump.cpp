@@ -55,7 +55,9 @@ std::string describe(const Module& m, const Type& t) {
     case TypeKind::Scalar: return to_string(t.scalar);
     case TypeKind::Vector: return fmt::format("Vector of t{}[{}]", t.element.index(), t.count);
     case TypeKind::Matrix: return fmt::format("Matrix of t{}[{}]", t.element.index(), t.count);
-    case TypeKind::Array: return fmt::format("Array of t{}[{}]", t.element.index(), t.count);
+    case TypeKind::Array:
+      if (t.length.valid()) return fmt::format("Array of t{}[c{} = {}]", t.element.index(), t.length.index(), t.count);
+      return fmt::format("Array of t{}[{}]", t.element.index(), t.count);
     case TypeKind::UnsizedArray: return fmt::format("Unsized array of t{}", t.element.index());
     case TypeKind::Pointer:
       return t.storage == StorageClass::Function
@@ -80,6 +82,7 @@ std::string describe(const Module& m, const Type& t) {
       for (const auto& mem : t.members) {
         std::vector<std::string> ma;
         if (mem.offset) ma.push_back(fmt::format("offset={}", *mem.offset));
+        if (mem.xfb_offset) ma.push_back(fmt::format("xfb_offset={}", *mem.xfb_offset));
         if (mem.matrix_layout == MatrixLayout::RowMajor) ma.push_back("row_major");
         if (mem.matrix_layout == MatrixLayout::ColumnMajor) ma.push_back("column_major");
         if (!mem.built_in.empty()) ma.push_back("builtin=" + mem.built_in);
@@ -122,6 +125,9 @@ std::vector<std::string> variable_attributes(const Module& m, const Variable& v)
   if (d.index) a.push_back(fmt::format("index={}", *d.index));
   if (d.set) a.push_back(fmt::format("set={}", *d.set));
   if (d.binding) a.push_back(fmt::format("binding={}", *d.binding));
+  if (d.xfb_buffer) a.push_back(fmt::format("xfb_buffer={}", *d.xfb_buffer));
+  if (d.xfb_stride) a.push_back(fmt::format("xfb_stride={}", *d.xfb_stride));
+  if (d.xfb_offset) a.push_back(fmt::format("xfb_offset={}", *d.xfb_offset));
   if (d.interpolation == Interpolation::Flat) a.push_back("flat");
   if (d.interpolation == Interpolation::NoPerspective) a.push_back("noperspective");
   if (d.centroid) a.push_back("centroid");
@@ -382,8 +388,14 @@ std::string dump(const Module& m) {
   out += fmt::format("{} Shader\n", to_string(s.stage));
   if (s.early_fragment_tests) out += "[Early fragment tests]\n";
   if (s.depth_replacing) out += "[Depth replacing]\n";
+  if (s.transform_feedback) out += "[Transform feedback]\n";
   if (s.stage == ShaderStage::Compute)
     out += fmt::format("[Local size {}, {}, {}]\n", s.local_size[0], s.local_size[1], s.local_size[2]);
+  if (s.stage == ShaderStage::Compute && (s.local_size_spec_id[0] || s.local_size_spec_id[1] || s.local_size_spec_id[2])) {
+    auto id = [](const std::optional<std::uint32_t>& i) { return i ? std::to_string(*i) : std::string("-"); };
+    out += fmt::format("[Local size ids {}, {}, {}]\n", id(s.local_size_spec_id[0]), id(s.local_size_spec_id[1]),
+                       id(s.local_size_spec_id[2]));
+  }
 
   out += "\nTypes:\n";
   for (std::uint32_t i = 0; i < m.type_count(); ++i)
@@ -392,8 +404,14 @@ std::string dump(const Module& m) {
   out += "\nConstants:\n";
   for (std::uint32_t i = 0; i < m.constant_count(); ++i) {
     const Constant& c = m.constant(ConstantId(i));
-    out += fmt::format("  c{} (t{}): {}{}\n", i, c.type.index(), constant_value(m, c),
+    out += fmt::format("  c{} (t{}): {}{}", i, c.type.index(), constant_value(m, c),
                        c.spec_id ? fmt::format(" [spec_id={}]", *c.spec_id) : "");
+    if (c.spec_op != SpecOp::None) {
+      out += fmt::format(" [spec_op={}", to_string(c.spec_op));
+      for (ConstantId operand : c.operands) out += fmt::format(" c{}", operand.index());
+      out += ']';
+    }
+    out += '\n';
   }
 
   out += "\nVariables:\n";

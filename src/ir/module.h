@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -28,7 +29,11 @@ struct ShaderInfo {
   ShaderStage stage = ShaderStage::Fragment;
   bool early_fragment_tests = false;
   std::array<std::uint32_t, 3> local_size = {1, 1, 1};  // compute only
+  // layout(local_size_x_id = N): the dimension is the specialization
+  // constant N, local_size its default (SPIR-V: the WorkgroupSize built-in).
+  std::array<std::optional<std::uint32_t>, 3> local_size_spec_id = {};
   bool depth_replacing = false;
+  bool transform_feedback = false;  // the shader captures outputs (SPIR-V execution mode Xfb)
   friend bool operator==(const ShaderInfo&, const ShaderInfo&) = default;
 };
 

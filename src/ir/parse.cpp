@@ -224,13 +224,24 @@ bool Parser::parse_header() {
       s.early_fragment_tests = true;
     } else if (a.consume("[Depth replacing]")) {
       s.depth_replacing = true;
+    } else if (a.consume("[Transform feedback]")) {
+      s.transform_feedback = true;
+    } else if (a.consume("[Local size ids ")) {
+      for (std::size_t i = 0; i < 3; ++i) {
+        if (i > 0 && !expect(a, ", ")) return false;
+        if (a.consume('-')) continue;
+        std::uint32_t spec = 0;
+        if (!number(a, spec, "a specialization constant id or -")) return false;
+        s.local_size_spec_id[i] = spec;
+      }
+      if (!expect(a, "]")) return false;
     } else if (a.consume("[Local size ")) {
       for (std::size_t i = 0; i < 3; ++i)
         if ((i > 0 && !expect(a, ", ")) || !number(a, s.local_size[i], "a local size")) return false;
       if (!expect(a, "]")) return false;
     } else {
-      return fail(a, "unknown shader attribute; expected [Early fragment tests], [Depth replacing] or "
-                     "[Local size X, Y, Z]");
+      return fail(a, "unknown shader attribute; expected [Early fragment tests], [Depth replacing], "
+                     "[Transform feedback], [Local size X, Y, Z] or [Local size ids X, Y, Z]");
     }
     if (!expect_end(a)) return false;
     next_line();

@@ -88,11 +88,18 @@ bool Parser::parse_type(Cursor& c, std::uint32_t self, Type& t) {
   } else if (word == "Vector" || word == "Matrix" || word == "Array") {
     TypeId element;
     std::uint32_t n = 0;
-    if (!expect(c, " of ") || !type_ref(c, self, element) || !expect(c, "[") || !number(c, n, "a count") ||
-        !expect(c, "]"))
+    // An array sized by a specialization constant: [cK = default]. The
+    // constant table comes after the types; the validator checks cK.
+    std::uint32_t length = 0;
+    if (!expect(c, " of ") || !type_ref(c, self, element) || !expect(c, "[")) return false;
+    const bool has_length = word == "Array" && c.peek() == 'c';
+    if ((has_length && (!id(c, 'c', length, "a constant id (cN)") || !expect(c, " = "))) ||
+        !number(c, n, "a count") || !expect(c, "]"))
       return false;
     t = word == "Vector" ? Type::make_vector(element, n)
-        : word == "Matrix" ? Type::make_matrix(element, n) : Type::make_array(element, n);
+        : word == "Matrix" ? Type::make_matrix(element, n)
+        : has_length       ? Type::make_spec_array(element, n, ConstantId(length))
+                           : Type::make_array(element, n);
   } else if (word == "Unsized") {
     TypeId element;
     if (!expect(c, " array of ") || !type_ref(c, self, element)) return false;
@@ -203,6 +210,10 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
           std::uint32_t offset = 0;
           if (!attribute_number(a, c.line(), offset)) return false;
           m.offset = offset;
+        } else if (a.name == "xfb_offset") {
+          std::uint32_t offset = 0;
+          if (!attribute_number(a, c.line(), offset)) return false;
+          m.xfb_offset = offset;
         } else if (a.name == "row_major" && !a.value) {
           m.matrix_layout = MatrixLayout::RowMajor;
         } else if (a.name == "column_major" && !a.value) {
@@ -211,8 +222,8 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
           m.built_in = std::string(*a.value);
         } else {
           return fail(c.line(), a.column,
-                      fmt::format("unknown member attribute '{}'; expected offset=N, row_major, column_major or "
-                                  "builtin=B",
+                      fmt::format("unknown member attribute '{}'; expected offset=N, xfb_offset=N, row_major, "
+                                  "column_major or builtin=B",
                                   a.name));
         }
       }
@@ -250,6 +261,18 @@ bool Parser::parse_constants() {
       std::uint32_t spec = 0;
       if (!number(c, spec, "a specialization constant id") || !expect(c, "]")) return false;
       k.spec_id = spec;
+    }
+    if (c.consume(" [spec_op=")) {
+      const std::uint32_t column = c.column();
+      auto op = spec_op_from_string(c.word());
+      if (!op) return fail(c.line(), column, "expected a specialization-constant operation such as IMul");
+      k.spec_op = *op;
+      while (c.consume(' ')) {
+        ConstantId operand;
+        if (!constant_ref(c, next, operand)) return false;
+        k.operands.push_back(operand);
+      }
+      if (!expect(c, "]")) return false;
     }
     if (!expect_end(c)) return false;
     if (next < predefined::kConstantCount) {
@@ -375,6 +398,9 @@ bool Parser::parse_variable_attributes(Cursor& c, Variable& v) {
                                                 : a.name == "index"     ? &d.index
                                                 : a.name == "set"       ? &d.set
                                                 : a.name == "binding"   ? &d.binding
+                                                : a.name == "xfb_buffer" ? &d.xfb_buffer
+                                                : a.name == "xfb_stride" ? &d.xfb_stride
+                                                : a.name == "xfb_offset" ? &d.xfb_offset
                                                                         : nullptr;
     if (number_slot) {
       std::uint32_t n = 0;

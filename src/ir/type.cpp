@@ -24,6 +24,7 @@ std::size_t hash_value(const Type& t) {
   combine(h, static_cast<std::size_t>(t.scalar));
   combine(h, t.element.index());
   combine(h, t.count);
+  combine(h, t.length.index());
   combine(h, static_cast<std::size_t>(t.storage));
   combine(h, std::hash<std::string>{}(t.name));
   for (const auto& m : t.members) {
@@ -40,7 +41,21 @@ std::size_t hash_value(const Constant& c) {
   combine(h, c.bits);
   for (auto id : c.components) combine(h, id.index());
   combine(h, c.spec_id ? *c.spec_id + 1 : 0);
+  combine(h, static_cast<std::size_t>(c.spec_op));
+  for (auto id : c.operands) combine(h, id.index());
   return h;
+}
+
+namespace {
+constexpr const char* kSpecOpNames[] = {"None", "CompositeExtract", "IAdd", "ISub", "IMul", "UDiv", "SDiv"};
+}
+
+const char* to_string(SpecOp op) { return kSpecOpNames[static_cast<std::size_t>(op)]; }
+
+std::optional<SpecOp> spec_op_from_string(std::string_view s) {
+  for (std::size_t i = 1; i < std::size(kSpecOpNames); ++i)
+    if (s == kSpecOpNames[i]) return static_cast<SpecOp>(i);
+  return std::nullopt;
 }
 
 const char* to_string(ScalarKind s) {

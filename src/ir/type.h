@@ -67,6 +67,7 @@ struct StructMember {
   MatrixLayout matrix_layout = MatrixLayout::Default;
   // Built-in for members of built-in blocks (gl_PerVertex); empty otherwise.
   std::string built_in;
+  std::optional<std::uint32_t> xfb_offset{};  // layout(xfb_offset = N) of an output block member
 
   friend bool operator==(const StructMember&, const StructMember&) = default;
 };
@@ -76,6 +77,10 @@ struct Type {
   ScalarKind scalar = ScalarKind::Float;  // Scalar only
   TypeId element;                         // Vector, Matrix, Array, UnsizedArray, SampledImage, Pointer
   std::uint32_t count = 0;                // Vector, Matrix, Array
+  // Array only: when valid, the length is this specialization constant or
+  // specialization-constant expression (Constant::spec_id / spec_op) and
+  // `count` is its default value.
+  ConstantId length;
   StorageClass storage = StorageClass::Function;  // Pointer only
   // Struct only. Structs are nominal: the name takes part in equality.
   std::string name;
@@ -98,6 +103,11 @@ struct Type {
     return composite(TypeKind::Matrix, column, columns);
   }
   static Type make_array(TypeId element, std::uint32_t n) { return composite(TypeKind::Array, element, n); }
+  static Type make_spec_array(TypeId element, std::uint32_t default_count, ConstantId length) {
+    Type t = composite(TypeKind::Array, element, default_count);
+    t.length = length;
+    return t;
+  }
   static Type make_unsized_array(TypeId element) { return composite(TypeKind::UnsizedArray, element, 0); }
   static Type make_pointer(TypeId pointee, StorageClass storage) {
     Type t = composite(TypeKind::Pointer, pointee, 0);

@@ -33,6 +33,10 @@ struct Decorations {
   std::optional<std::uint32_t> binding;
   std::optional<std::uint32_t> set;
   std::optional<std::uint32_t> index;  // dual-source blending
+  // Transform feedback (xfb_buffer, xfb_stride, xfb_offset) of an output.
+  std::optional<std::uint32_t> xfb_buffer;
+  std::optional<std::uint32_t> xfb_stride;
+  std::optional<std::uint32_t> xfb_offset;
   std::string built_in;                // SPIR-V BuiltIn name: "FragCoord", "Position", ...
   Interpolation interpolation = Interpolation::Smooth;
   bool centroid = false;

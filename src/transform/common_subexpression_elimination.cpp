@@ -7,7 +7,10 @@
 // Pure: no side effects in opcode.def and not reading memory (Load,
 // ArrayLength, image loads and atomics are out: a store in between may
 // change what they read). Access instructions are pure: they compute
-// pointers. Texture sampling is pure: sampled images are read-only.
+// pointers. Texture sampling is pure: sampled images are read-only. So is
+// a Load from memory nothing in the invocation can write — Input, Uniform,
+// PushConstant and UniformConstant variables (not volatile), directly or
+// through Access chains: its value is the same wherever it is read.
 //
 // The dominance tree is the IR's own (docs/ir.md; the validator checks
 // uses against it): a block dominates the later blocks of its chain and
@@ -25,6 +28,7 @@
 #include <algorithm>
 
 #include "ir/traversal.h"
+#include "transform/dominance_tree.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
@@ -160,39 +164,6 @@ class ExpressionTable {
   std::vector<Operand> operands_;
 };
 
-// Children of each block in the dominance tree, as ranges of one array.
-struct DominanceTree {
-  std::vector<std::uint32_t> first;  // by block: start of its children in `children`
-  std::vector<BlockId> children;
-};
-
-DominanceTree dominance_tree(const Function& f) {
-  const std::size_t n = f.blocks.size();
-  std::vector<BlockId> parent(n);
-  std::vector<BlockId> order;
-  auto set = [&](BlockId child, BlockId p) {
-    if (child.valid() && child.index() < n) parent[child.index()] = p;
-  };
-  visit(f, [&](const BlockVisit& v, const Block& b) {
-    order.push_back(v.id);
-    const auto op = b.terminator_opcode();
-    if (!op || !is_divergent(*op)) return VisitAction::VisitSubBlocks;
-    set(b.merge, v.id);
-    for (BlockId s : b.sub_blocks()) set(s, v.id);
-    return VisitAction::VisitSubBlocks;
-  });
-  DominanceTree t;
-  t.first.assign(n + 1, 0);
-  for (BlockId b : order)
-    if (parent[b.index()].valid()) ++t.first[parent[b.index()].index() + 1];
-  for (std::size_t i = 0; i < n; ++i) t.first[i + 1] += t.first[i];
-  t.children.resize(t.first[n]);
-  std::vector<std::uint32_t> fill(t.first.begin(), t.first.end() - 1);
-  for (BlockId b : order)
-    if (parent[b.index()].valid()) t.children[fill[parent[b.index()].index()]++] = b;
-  return t;
-}
-
 class Cse {
  public:
   Cse(Module& m, FunctionId f) : m_(m), fid_(f) {}
@@ -234,9 +205,32 @@ class Cse {
   }
 
  private:
+  // A pointer into memory that stays constant for the whole invocation.
+  bool constant_pointer(Operand p) const {
+    if (p.is_register()) return p.value() < constant_pointer_.size() && constant_pointer_[p.value()];
+    if (!p.is_variable()) return false;
+    const Variable& v = m_.variable(p.as_variable());
+    if (v.decorations.volatile_) return false;
+    switch (m_.type(v.type).storage) {
+      case StorageClass::Input:
+      case StorageClass::Uniform:
+      case StorageClass::PushConstant:
+      case StorageClass::UniformConstant: return true;
+      default: return false;
+    }
+  }
+
   void scan(BlockId b, ExpressionTable& table) {
     for (const Instruction& inst : m_.function(fid_).block(b).instructions) {
-      if (!inst.result.valid() || !is_pure(inst.opcode)) continue;
+      if (!inst.result.valid()) continue;
+      const bool access = info(inst.opcode).family == OpcodeFamily::Access;
+      if (access && !inst.operands.empty() && constant_pointer(inst.operands[0])) {
+        if (constant_pointer_.size() <= inst.result.index()) constant_pointer_.resize(m_.register_count());
+        constant_pointer_[inst.result.index()] = true;
+      }
+      const bool constant_load =
+          inst.opcode == Opcode::Load && !inst.operands.empty() && constant_pointer(inst.operands[0]);
+      if (!constant_load && !is_pure(inst.opcode)) continue;
       const RegisterInfo& r = m_.reg(inst.result);
       Expression x{inst.opcode, inst.aux, r.type, r.precision, table.operand_top(),
                    static_cast<std::uint32_t>(inst.operands.size()), inst.result};
@@ -251,6 +245,7 @@ class Cse {
   Module& m_;
   FunctionId fid_;
   Substitution subst_;
+  std::vector<bool> constant_pointer_;  // by register: an Access result into constant memory
 };
 
 }  // namespace

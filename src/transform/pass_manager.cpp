@@ -1,12 +1,14 @@
 // The pass registry and pipeline runner. Pipelines:
 //   O0: dealias — Alias is a transformation aid no output understands.
-//   O1: dealias; then fold → simplify-cfg → cse → dce repeated while any of
-//       them changes something (at most 4 rounds: each round is linear, so
-//       the pipeline is too); then dealias. O1 keeps the shader's interface
-//       as declared: unused-resources (which drops resources no instruction
-//       uses, as spirv-opt -O does) changes what reflection and the
-//       application see, so it runs only when asked for by name, like
-//       inlining (--passes=...,unused-resources).
+//   O1: dealias, inline (first, as in spirv-opt -O; GLSL has no recursion),
+//       lower-increments; then uninitialized-loads → forward-stores → fold
+//       → simplify-cfg → if-conversion → cse → dead-stores → dce repeated
+//       while any of them changes something (at most 4 rounds: each round
+//       is linear, so the pipeline is too); then dealias. O1 keeps the
+//       shader's interface as declared: unused-resources (which drops
+//       resources no instruction uses, as spirv-opt -O does) changes what
+//       reflection and the application see, so it runs only when asked for
+//       by name (--passes=...,unused-resources).
 #include "transform/pass_manager.h"
 
 #include <chrono>
@@ -27,6 +29,15 @@ PassManager::PassManager() {
   add({"unused-variables", "drop Function/Private variables nobody reads", remove_unused_variables});
   add({"unused-functions", "drop functions the entry point never calls", remove_unused_functions});
   add({"unused-resources", "drop uniform/buffer/sampler/shared globals no instruction uses", remove_unused_resources});
+  add({"dead-stores", "drop stores into Function/Private variables no live instruction reads",
+       eliminate_dead_stores});
+  add({"uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
+       replace_uninitialized_loads});
+  add({"lower-increments", "++/-- on Function/Private scalars and vectors become Load, Add/Sub, Store",
+       lower_increments});
+  add({"forward-stores", "loads of Function/Private variables whose stored value dominates them",
+       forward_stores});
+  add({"if-conversion", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
   add({"dce", "unreachable-code, unused-functions, unused-variables, dead-registers", eliminate_dead_code});
   add({"inline", "inline calls to IR functions (in/out/inout copied)",
        [](ir::Module& m) { return inline_functions(m); }});
@@ -52,7 +63,10 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
   if (level.starts_with('-')) level.remove_prefix(1);
   if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
   if (level == "O1")
-    return Pipeline{{Stage{{"dealias"}, 1}, Stage{{"fold", "simplify-cfg", "cse", "dce"}, 4},
+    return Pipeline{{Stage{{"dealias", "inline", "lower-increments"}, 1},
+                     Stage{{"uninitialized-loads", "forward-stores", "fold", "simplify-cfg", "if-conversion", "cse",
+                            "dead-stores", "dce"},
+                           4},
                      Stage{{"dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
 }

@@ -41,6 +41,21 @@ PassResult remove_unused_functions(ir::Module& m);
 // The four above, in an order where each feeds the next.
 PassResult eliminate_dead_code(ir::Module& m);
 
+// Stores (and increments) into Function locals and Private globals that no
+// live instruction reads, with everything only they used.
+PassResult eliminate_dead_stores(ir::Module& m);
+// Loads of Private globals and locals without initializer that nothing
+// writes (their value is undefined) become zero constants.
+PassResult replace_uninitialized_loads(ir::Module& m);
+// Increments of Function/Private scalars and vectors become Load, Add or
+// Sub, Store.
+PassResult lower_increments(ir::Module& m);
+// Loads of whole Function/Private variables whose value a dominating
+// Store, Load or initializer gives, with no write in between.
+PassResult forward_stores(ir::Module& m);
+// If whose branches only merge: NextBlock, the merge input a Select.
+PassResult convert_ifs(ir::Module& m);
+
 // Pure instructions computed twice where the first dominates the second.
 PassResult eliminate_common_subexpressions(ir::Module& m);
 

@@ -149,6 +149,56 @@ bool component_types(const Type& t, std::vector<TypeId>& out) {
   }
 }
 
+bool is_integer_scalar(const Type& t) {
+  return t.kind == TypeKind::Scalar && (t.scalar == ir::ScalarKind::Int || t.scalar == ir::ScalarKind::Uint);
+}
+
+// A specialization-constant expression: an integer scalar computed from
+// two earlier constants (CompositeExtract: a composite and a uint index
+// within it).
+void check_spec_op(Context& ctx, std::uint32_t i, const ir::Constant& c, const Type& t) {
+  const ir::Module& m = ctx.m;
+  if (!is_integer_scalar(t) || c.is_composite() || c.spec_id || c.operands.size() != 2) {
+    ctx.report(fmt::format("c{}: a specialization-constant operation is an int or uint scalar of two operands", i));
+    return;
+  }
+  for (ir::ConstantId operand : c.operands)
+    if (!operand.valid() || operand.index() >= i || !ctx.constant_ok[operand.index()]) {
+      ctx.report(fmt::format("c{}: operand {} is not an earlier constant", i, id_text('c', operand.index())));
+      return;
+    }
+  const ir::Constant& a = m.constant(c.operands[0]);
+  const ir::Constant& b = m.constant(c.operands[1]);
+  if (c.spec_op == ir::SpecOp::CompositeExtract) {
+    if (!a.is_composite() || b.type != ir::predefined::kUint || b.bits >= a.components.size() ||
+        m.constant(a.components[b.bits]).type != c.type)
+      ctx.report(fmt::format("c{}: CompositeExtract needs a composite and a uint index of a {} component", i,
+                             ctx.type_name(c.type)));
+  } else if (a.type != c.type || b.type != c.type) {
+    ctx.report(fmt::format("c{}: {} operands must have type {}", i, ir::to_string(c.spec_op), ctx.type_name(c.type)));
+  }
+}
+
+// An array whose length is a specialization constant: the constant is an
+// integer scalar, a specialization constant or expression, whose default
+// is the array's count.
+void check_array_lengths(Context& ctx) {
+  const ir::Module& m = ctx.m;
+  for (std::uint32_t i = 0; i < m.type_count(); ++i) {
+    const Type& t = m.type(TypeId(i));
+    if (!t.length.valid()) continue;
+    if (t.kind != TypeKind::Array || t.length.index() >= m.constant_count()) {
+      ctx.report(fmt::format("t{}: length {} is not a constant of an array type", i, id_text('c', t.length.index())));
+      continue;
+    }
+    const ir::Constant& c = m.constant(t.length);
+    const Type* ct = ctx.usable_type(c.type);
+    if (!ct || !is_integer_scalar(*ct) || (!c.spec_id && c.spec_op == ir::SpecOp::None) || c.bits != t.count)
+      ctx.report(fmt::format("t{}: length c{} is not an integer specialization constant whose default is {}", i,
+                             t.length.index(), t.count));
+  }
+}
+
 }  // namespace
 
 void check_types(Context& ctx) { TypeTableChecker(ctx).run(); }
@@ -165,6 +215,10 @@ void check_constants(Context& ctx) {
       continue;
     }
     ctx.constant_ok[i] = 1;
+    if (c.spec_op != ir::SpecOp::None) {
+      check_spec_op(ctx, i, c, *t);
+      continue;
+    }
     if (t->kind == TypeKind::Scalar) {
       if (c.is_composite())
         ctx.report(fmt::format("c{}: scalar constant of type {} has components", i, ctx.type_name(c.type)));
@@ -193,6 +247,7 @@ void check_constants(Context& ctx) {
       }
     }
   }
+  check_array_lengths(ctx);
 }
 
 // Only records which registers are usable: the register table may hold

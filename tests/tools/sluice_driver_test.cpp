@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "golden_file.h"
 
@@ -159,6 +160,57 @@ TEST_CASE("GLSL input, passes and --print-after-all") {
   const Run unknown = run_sluice(s, "compile " + quote(frag.string()) + " --passes=fold,nonsense");
   CHECK(unknown.code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("nonsense"));
+}
+
+// Compiles `source` (named `name`) to validated SPIR-V assembly, and its
+// GLSL output back through glslang to validated SPIR-V assembly: both must
+// contain every one of `expected`.
+void check_spirv_and_glsl_round_trip(const Scratch& s, const std::string& name, const std::string& source,
+                                     const std::vector<std::string>& expected) {
+  const fs::path in = s.write(name, source);
+  const Run asm_text = run_sluice(s, "compile " + quote(in.string()) + " --validate --emit spvasm");
+  INFO(asm_text.err << asm_text.out);
+  REQUIRE(asm_text.code == 0);
+  const fs::path glsl = s.dir / ("out_" + name);
+  const Run to_glsl = run_sluice(s, "compile " + quote(in.string()) + " --emit glsl -o " + quote(glsl.string()));
+  REQUIRE(to_glsl.code == 0);
+  const std::string glsl_text = read_file(glsl.string());
+  INFO(glsl_text);
+  const Run again = run_sluice(s, "compile " + quote(glsl.string()) + " --validate --emit spvasm");
+  INFO(again.err);
+  REQUIRE(again.code == 0);
+  for (const std::string& e : expected) {
+    CHECK_THAT(asm_text.out, Catch::Contains(e));
+    CHECK_THAT(again.out, Catch::Contains(e));
+  }
+}
+
+TEST_CASE("a workgroup size from specialization constants: SPIR-V as glslang's, GLSL that glslang reads back") {
+  Scratch s;
+  check_spirv_and_glsl_round_trip(s, "wg.comp",
+                                  "#version 450\n"
+                                  "layout(local_size_x_id = 18, local_size_z_id = 19) in;\n"
+                                  "layout(local_size_x = 2, local_size_y = 5) in;\n"
+                                  "shared uint keys[gl_WorkGroupSize.x * gl_WorkGroupSize.y];\n"
+                                  "layout(binding = 0) buffer B { uvec3 size; uint k; };\n"
+                                  "void main() { keys[gl_LocalInvocationIndex] = 1u; barrier();\n"
+                                  "  size = gl_WorkGroupSize; k = keys[0]; }\n",
+                                  {"BuiltIn WorkgroupSize", "SpecId 18", "SpecId 19", "OpSpecConstantComposite",
+                                   "OpSpecConstantOp %uint IMul", "LocalSize 2 5 1"});
+}
+
+TEST_CASE("transform feedback: Xfb mode, buffers, strides and offsets in SPIR-V and GLSL") {
+  Scratch s;
+  check_spirv_and_glsl_round_trip(s, "xfb.vert",
+                                  "#version 450\n"
+                                  "layout(xfb_buffer = 1, xfb_stride = 32, xfb_offset = 4, location = 0) out float a;\n"
+                                  "layout(xfb_buffer = 2, location = 1) out Block { layout(xfb_offset = 8) vec4 b; };\n"
+                                  "layout(xfb_buffer = 3, xfb_offset = 16) out gl_PerVertex { vec4 gl_Position; };\n"
+                                  "void main() { a = 1.0; b = vec4(2.0); gl_Position = vec4(0.0); }\n",
+                                  {"OpCapability TransformFeedback", "OpExecutionMode %main Xfb", "XfbBuffer 1",
+                                   "XfbStride 32", "OpDecorate %a Offset 4", "XfbBuffer 2",
+                                   "OpMemberDecorate %Block 0 Offset 8",
+                                   "XfbBuffer 3", "BuiltIn Position"});
 }
 
 TEST_CASE("batch mode compiles several files into a directory") {

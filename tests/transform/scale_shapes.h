@@ -109,4 +109,50 @@ inline ir::Module many_calls(std::size_t instructions) {
   return std::move(s.m);
 }
 
+// Memory traffic for the -O1 memory passes (forward-stores, dead-stores,
+// uninitialized-loads, lower-increments, if-conversion): Ifs nested
+// instructions/12 deep; each level stores to and loads from a local float,
+// increments a local int, loads a component of a local vec4, reads a
+// never-written Private global and opens an If on the input whose true
+// block holds the next level and whose false block only merges. After the
+// innermost level, each merge block stores the local float to the output.
+inline ir::Module memory_traffic(std::size_t instructions) {
+  using namespace ir;
+  Shader s;
+  const VariableId g = s.b.add_global({"g", NameSource::Internal}, predefined::kFloat, StorageClass::Private);
+  s.b.begin_function({"main", NameSource::Internal}, predefined::kVoid);
+  const VariableId a = s.b.declare_local({"a", NameSource::Temporary}, predefined::kFloat, Precision::High);
+  const VariableId i = s.b.declare_local({"i", NameSource::Temporary}, predefined::kInt, Precision::High,
+                                         predefined::kIntZero);
+  const VariableId v = s.b.declare_local({"v", NameSource::Temporary}, predefined::kVec4, Precision::High);
+  const RegisterId x = s.b.load(s.input).value();
+  const RegisterId positive = s.emit(Opcode::GreaterThan, {x, predefined::kFloatZero});
+  const std::size_t depth = instructions / 12;
+  std::vector<IfBlocks> levels;
+  levels.reserve(depth);
+  RegisterId value = x;
+  for (std::size_t k = 0; k < depth; ++k) {
+    s.b.store(a, value).value();
+    const RegisterId loaded = s.b.load(a).value();
+    s.emit(Opcode::PostfixIncrement, {i});
+    const RegisterId splat = s.b.construct(Opcode::ConstructVectorFromScalar, predefined::kVec4, {loaded}).value();
+    s.b.store(v, splat).value();
+    const RegisterId component = s.b.load(s.emit(Opcode::AccessVectorComponent, {v, Operand::literal(1)})).value();
+    const RegisterId undefined = s.b.load(g).value();
+    value = s.emit(Opcode::Add, {component, undefined});
+    IfBlocks blocks = s.b.branch_if(positive, true).value();
+    levels.push_back(blocks);
+    s.b.set_block(blocks.false_block);
+    s.b.terminate(Opcode::Merge).value();
+    s.b.set_block(blocks.true_block);
+  }
+  for (std::size_t k = depth; k-- > 0;) {
+    s.b.terminate(Opcode::Merge).value();
+    s.b.set_block(levels[k].merge);
+    s.b.store(s.color, s.b.load(a).value()).value();
+  }
+  s.b.terminate(Opcode::Return).value();
+  return std::move(s.m);
+}
+
 }  // namespace sluice::testing::scale

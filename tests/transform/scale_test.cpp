@@ -45,6 +45,10 @@ TEST_CASE("every pass completes on 10^5 and 10^6 instructions") {
     const Module m = testing::scale::many_calls(n);
     run_each_pass(m);
   }
+  SECTION("memory traffic in nested Ifs") {
+    const Module m = testing::scale::memory_traffic(n);
+    run_each_pass(m);
+  }
 }
 
 TEST_CASE("O1 on the large shapes gives what the small rules predict") {

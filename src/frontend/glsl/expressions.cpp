@@ -75,8 +75,10 @@ Value Translator::expr(TIntermTyped* node) {
 ir::Operand Translator::load(Value v, const TIntermTyped* node) {
   if (failed_ || !v.valid) return kNoValue;
   if (!v.is_pointer) return v.operand;
-  (void)node;
-  return emit(ir::Opcode::Load, {v.operand});
+  // The node's precision, as glslang's load takes it (a mediump member of a
+  // highp-less block loads at mediump); without one, the pointer's.
+  const ir::Operand pointer[] = {v.operand};
+  return emit(ir::Opcode::Load, pointer, node);
 }
 
 ir::Operand Translator::rvalue(TIntermTyped* node) { return load(expr(node), node); }

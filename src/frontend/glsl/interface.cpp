@@ -203,6 +203,20 @@ bool Translator::block_member_locations(const TType& t, const glslang::TSourceLo
   return true;
 }
 
+void Translator::xfb_decorations(const TQualifier& q, bool with_offset, ir::Decorations& d) const {
+  // glslang gives every output the default buffer 0; only a shader that
+  // uses transform feedback (xfb mode) means it.
+  if (!ast_.getXfbMode()) return;
+  if (q.hasXfbBuffer()) {
+    d.xfb_buffer = q.layoutXfbBuffer;
+    // The buffer's stride, explicit or implied by the offsets (glslang
+    // computes it when linking), as glslang's SPIR-V carries it.
+    const unsigned stride = ast_.getXfbStride(static_cast<int>(q.layoutXfbBuffer));
+    if (stride != TQualifier::layoutXfbStrideEnd) d.xfb_stride = stride;
+  }
+  if (with_offset && q.hasXfbOffset()) d.xfb_offset = q.layoutXfbOffset;
+}
+
 ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
   if (auto it = variables.find(s->getId()); it != variables.end()) return it->second;
   const TType& t = s->getType();
@@ -220,6 +234,8 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
   const ir::TypeId value_type = type(t, loc);
   if (!value_type.valid()) return {};
   ir::Decorations d = decorations_of(q);
+  // A block's xfb offsets are its members' (types.cpp), as glslang emits them.
+  xfb_decorations(q, t.getBasicType() != glslang::EbtBlock, d);
   if (t.getBasicType() == glslang::EbtBlock && !block_member_locations(t, loc, d)) return {};
   if (t.getBasicType() == glslang::EbtBlock && (q.storage == glslang::EvqVaryingIn || q.storage == glslang::EvqVaryingOut)) {
     // glslang lifts a member's interpolation to the block; the members say
@@ -270,12 +286,43 @@ void Translator::declare_linker_objects(const TIntermAggregate* objects) {
   }
 }
 
+namespace {
+
+// Collects the symbols under a node.
+class SymbolCollector : public glslang::TIntermTraverser {
+ public:
+  std::vector<const TIntermSymbol*> found;
+  void visitSymbol(TIntermSymbol* s) override { found.push_back(s); }
+};
+
+}  // namespace
+
+void Translator::declare_interface_of_dead_code(TIntermNode* dead) {
+  SymbolCollector symbols;
+  dead->traverse(&symbols);
+  for (const TIntermSymbol* s : symbols.found) {
+    if (failed_) return;
+    const TType& t = s->getType();
+    const TQualifier& q = t.getQualifier();
+    const auto storage = storage_class(t, options_.vulkan);
+    if (!storage || (*storage != ir::StorageClass::Input && *storage != ir::StorageClass::Output)) continue;
+    // Built-ins the front end does not know stay an error where they are
+    // used, not where they are dead.
+    const bool known_builtin = q.builtIn == glslang::EbvNone || q.builtIn == glslang::EbvFragColor ||
+                               q.builtIn == glslang::EbvFragData || builtin_name(q.builtIn) != nullptr;
+    if (is_builtin_block(t) || !known_builtin) continue;
+    global_variable(s);
+  }
+}
+
 Value Translator::symbol(const TIntermSymbol* s) {
   if (failed_) return {};
   const TType& t = s->getType();
   const TQualifier& q = t.getQualifier();
   switch (q.storage) {
     case glslang::EvqConst: {
+      if (q.builtIn == glslang::EbvWorkGroupSize && workgroup_size_is_spec())
+        return Value::rvalue(workgroup_size_constant());
       if (q.specConstant && q.hasSpecConstantId()) {
         if (!t.isScalar()) {
           unsupported(s->getLoc(), "a non-scalar specialization constant");
@@ -358,6 +405,7 @@ void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& 
     if (!vt.valid()) return;
     ir::Decorations d = block;
     set_interpolation(d, mt.getQualifier());
+    xfb_decorations(mt.getQualifier(), true, d);
     d.location = location;
     if (mt.getQualifier().hasComponent()) d.component = mt.getQualifier().layoutComponent;
     location += static_cast<std::uint32_t>(glslang::TIntermediate::computeTypeLocationSize(mt, ast_.getStage()));
@@ -399,6 +447,9 @@ std::optional<Value> Translator::block_member(const TIntermBinary* node) {
   const ir::TypeId vt = type(mt, node->getLoc());
   if (!vt.valid()) return Value{};
   ir::Decorations d = decorations_of(mt.getQualifier());
+  // Captured built-ins: the block's buffer and stride, the member's offset.
+  xfb_decorations(bq, false, d);
+  xfb_decorations(mt.getQualifier(), true, d);
   d.built_in = b;
   d.invariant = d.invariant || bq.invariant;
   const ir::VariableId v = builder_.add_global(ir::Name{std::string(text(mt.getFieldName())), ir::NameSource::Internal},

@@ -8,7 +8,9 @@
 //   switch       -> Switch with one case block per label in source order,
 //                   falling through with Passthrough.
 // After a return, break, continue or discard the rest of a statement list
-// is dead and dropped (every block has exactly one terminator). A merge
+// is dead and dropped (every block has exactly one terminator), but the
+// inputs and outputs it names are still declared: an always-discarding
+// shader keeps its output, as glslang's SPIR-V does. A merge
 // block nothing reaches ends with Unreachable, and so do the statements
 // after it.
 #include <fmt/format.h>
@@ -25,13 +27,17 @@ bool is_constant_true(ir::Operand o) { return o.is_constant() && o.as_constant()
 
 void Translator::statements(std::span<TIntermNode* const> nodes) {
   for (TIntermNode* node : nodes) {
-    if (failed_ || terminated()) return;
+    if (failed_) return;
     statement(node);
   }
 }
 
 void Translator::statement(TIntermNode* node) {
-  if (failed_ || node == nullptr || terminated()) return;
+  if (failed_ || node == nullptr) return;
+  if (terminated()) {
+    declare_interface_of_dead_code(node);
+    return;
+  }
   locate(node);
   if (TIntermAggregate* a = node->getAsAggregate()) {
     if (a->getOp() == glslang::EOpSequence || a->getOp() == glslang::EOpScope || a->getOp() == glslang::EOpNull) {
@@ -43,6 +49,8 @@ void Translator::statement(TIntermNode* node) {
   if (TIntermLoop* l = node->getAsLoopNode()) return loop_statement(l);
   if (TIntermSwitch* s = node->getAsSwitchNode()) return switch_statement(s);
   if (TIntermBranch* b = node->getAsBranchNode()) return branch_statement(b);
+  // A constant statement (`ivec2(1, 2);`, folded by glslang) computes nothing.
+  if (node->getAsConstantUnion()) return;
   if (TIntermTyped* t = node->getAsTyped()) {
     expr(t);
     return;
@@ -81,6 +89,7 @@ void Translator::loop_statement(TIntermLoop* node) {
   const bool do_loop = !node->testFirst();
   TIntermTyped* test = node->getTest();
   TIntermTyped* step = node->getTerminal();
+  if (step && step->getAsConstantUnion()) step = nullptr;  // computes nothing: no continue block
   auto blocks = builder_.branch_loop(do_loop, step != nullptr);
   if (!blocks) return error(node->getLoc(), fmt::format("internal error: {}", blocks.error()));
   break_scopes_.push_back(BreakScope{false, false});

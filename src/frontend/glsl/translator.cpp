@@ -122,7 +122,10 @@ ir::Precision Translator::operand_precision(ir::Operand o) const {
 std::optional<ir::Precision> Translator::node_precision(const TIntermTyped* node) const {
   if (!node) return std::nullopt;
   glslang::TPrecisionQualifier p = node->getQualifier().precision;
-  if (const TIntermOperator* op = node->getAsOperator()) p = op->getOperationPrecision();
+  // An operation's own precision, except that texture and image calls
+  // return at their sampler's (the type's), as in glslang's SPIR-V.
+  if (const TIntermOperator* op = node->getAsOperator(); op && !op->isTexture() && !op->isImage())
+    p = op->getOperationPrecision();
   if (p == glslang::EpqNone) return std::nullopt;
   return to_precision(p);
 }
@@ -183,21 +186,12 @@ bool Translator::run() {
   // depth_replacing follows from gl_FragDepth (interface.cpp).
   if (info.stage == ir::ShaderStage::Compute) {
     for (int i = 0; i < 3; ++i) {
-      if (ast_.getLocalSizeSpecId(i) != glslang::TQualifier::layoutNotSet) {
-        const char* const words[] = {"local_size_x_id", "local_size_y_id", "local_size_z_id"};
-        unsupported(find_in_source(words[i]), "a workgroup size given by a specialization constant (local_size_x_id)");
-        return false;
-      }
+      if (ast_.getLocalSizeSpecId(i) != glslang::TQualifier::layoutNotSet)
+        info.local_size_spec_id[i] = static_cast<std::uint32_t>(ast_.getLocalSizeSpecId(i));
       info.local_size[i] = ast_.getLocalSize(i);
     }
   }
-  if (ast_.getXfbMode()) {
-    glslang::TSourceLoc at = find_in_source("xfb_offset");
-    for (const char* w : {"xfb_stride", "xfb_buffer"})
-      if (at.line == 1 && at.column == 1) at = find_in_source(w);
-    unsupported(at, "transform feedback (xfb_buffer, xfb_offset)");
-    return false;
-  }
+  info.transform_feedback = ast_.getXfbMode();
 
   // The root sequence holds, in source order, the statements that
   // initialize globals, the function definitions and, last, the linker

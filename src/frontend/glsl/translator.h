@@ -129,6 +129,17 @@ class Translator {
   ir::ConstantId zero(ir::TypeId t);
   ir::ConstantId int_constant(std::int32_t v) { return module_.int_constant(v); }
 
+  // ---- spec_constants.cpp ----
+  // Whether layout(local_size_x_id = N) & co. make gl_WorkGroupSize a
+  // specialization constant, and that constant: a uvec3 of the local size,
+  // its specialized dimensions specialization constants.
+  bool workgroup_size_is_spec() const;
+  ir::ConstantId workgroup_size_constant();
+  // Whether a constant is or contains a specialization constant.
+  bool is_specialization(ir::ConstantId id) const;
+  // A specialization-constant expression glslang keeps beside an array
+  // type (its length) as an IR constant; invalid after a diagnostic.
+  ir::ConstantId spec_constant_expression(const TIntermTyped* node);
   // ---- interface.cpp ----
   void declare_linker_objects(const TIntermAggregate* objects);
   // A symbol as a value: constants give their value, variables a pointer.
@@ -144,9 +155,16 @@ class Translator {
   // The variable of a global symbol (interface, private or shared), made
   // on first sight.
   ir::VariableId global_variable(const TIntermSymbol* s);
+  // Declares the pipeline inputs and outputs that a dead statement names:
+  // the statement is dropped, the stage's interface is not (glslang's
+  // SPIR-V declares them too).
+  void declare_interface_of_dead_code(TIntermNode* dead);
   // Folds explicit member locations of an interface block into the block's
   // location `d`; false (after a diagnostic) when they cannot be.
   bool block_member_locations(const glslang::TType& t, const glslang::TSourceLoc& loc, ir::Decorations& d);
+  // Transform feedback: the buffer and its stride, and (with_offset) the
+  // offset a qualifier gives.
+  void xfb_decorations(const glslang::TQualifier& q, bool with_offset, ir::Decorations& d) const;
   // A Function-storage temporary declared in the current function's entry block.
   ir::VariableId temporary(std::string name, ir::TypeId t, ir::Precision p = ir::Precision::None);
 

@@ -111,6 +111,8 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
         }
         const glslang::TQualifier& mq = m.type->getQualifier();
         if (is_block && mq.hasOffset()) member.offset = static_cast<std::uint32_t>(mq.layoutOffset);
+        if (is_block && ast_.getXfbMode() && mq.hasXfbOffset())
+          member.xfb_offset = static_cast<std::uint32_t>(mq.layoutXfbOffset);
         if (is_block && ((mq.coherent && !q.coherent) || (mq.volatil && !q.volatil))) {
           --struct_nesting;
           unsupported(m.loc.line > 0 ? m.loc : loc, "coherent or volatile on a block member (not on the block)");
@@ -169,9 +171,17 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
   const glslang::TArraySizes* sizes = t.getArraySizes();
   ir::TypeId result = base;
   for (int dim = sizes->getNumDims() - 1; dim >= 0; --dim) {
-    if (sizes->getDimNode(dim) != nullptr) {
-      unsupported(loc, "an array sized by a specialization constant");
-      return {};
+    if (const TIntermTyped* length_node = sizes->getDimNode(dim)) {
+      const ir::ConstantId length = spec_constant_expression(length_node);
+      if (!length.valid()) return {};
+      const std::uint32_t n = module_.constant(length).bits;
+      if (n == 0 || n > static_cast<std::uint32_t>(INT32_MAX)) {
+        error(loc, fmt::format("an array length of {} at the specialization constants' defaults", n));
+        return {};
+      }
+      result = module_.intern(is_specialization(length) ? ir::Type::make_spec_array(result, n, length)
+                                                        : ir::Type::make_array(result, n));
+      continue;
     }
     int n = sizes->getDimSize(dim);
     if (n == glslang::UnsizedArraySize) {

@@ -5,11 +5,14 @@
 // braces with the body, so its scope ends at the loop's merge block.
 #include "output/glsl/analysis.h"
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "ir/operands.h"
 #include "ir/traversal.h"
 #include "output/glsl/expressions.h"
+#include "output/glsl/source_forms.h"
 #include "output/glsl/types.h"
 
 namespace sluice::glsl_out {
@@ -63,6 +66,8 @@ class Analyser {
     if (!order_blocks() || !compute_scopes() || !define_registers()) return std::move(a_);
     find_compound_assignments();
     find_chained_assignments();
+    find_implicit_splats(ctx_, f_, a_.reachable, regs_);
+    find_copy_back_arguments(ctx_, f_, a_.reachable, regs_, vars_);
     count_uses();
     analyse_locals();
     return std::move(a_);
@@ -244,6 +249,8 @@ class Analyser {
         if (ls.block != id || ls.index < 0 || regs_.uses[l.index()] != 1) continue;
         const ir::Instruction& load = b.instructions[ls.index];
         if (load.opcode != Opcode::Load || load.operands[0] != store.operands[0]) continue;
+        // `p op= x` evaluates x before it reads p (a front end lowers it so).
+        if (computed_after(op.operands[1], id, ls.index)) continue;
         bool quiet = true;
         for (std::size_t k = ls.index + 1; k < s && quiet; ++k)
           quiet = !ir::info(b.instructions[k].opcode).has_side_effects;
@@ -254,9 +261,30 @@ class Analyser {
     }
   }
 
+  // Whether `x` is computed in block `id` after instruction `index`, looking
+  // through a splat of a scalar (which a front end makes after its operands).
+  bool computed_after(ir::Operand x, BlockId id, std::int32_t index) const {
+    if (!x.is_register()) return false;
+    const Site& d = regs_.def[x.value()];
+    if (d.block != id || d.index <= index) return false;
+    const ir::Instruction& inst = def_instruction(x.as_register());
+    if (inst.opcode == Opcode::ConstructVectorFromScalar) return computed_after(inst.operands[0], id, index);
+    return true;
+  }
+
   // R stored by Stores that follow each other (only pointer computations
   // between them): a chained assignment `p2 = p1 = R` uses R once.
   void find_chained_assignments() {
+    // Exact use counts (regs_.uses saturates at 2) of the registers stored.
+    std::unordered_map<std::uint32_t, std::size_t> stored_uses;
+    for (BlockId id : a_.reachable)
+      for (const ir::Instruction& inst : f_.block(id).instructions)
+        if (inst.opcode == Opcode::Store && inst.operands[1].is_register()) stored_uses[inst.operands[1].value()] = 0;
+    for (BlockId id : a_.reachable)
+      for (const ir::Instruction& inst : f_.block(id).instructions)
+        ir::for_each_register_use(inst, [&](RegisterId r) {
+          if (auto it = stored_uses.find(r.index()); it != stored_uses.end()) ++it->second;
+        });
     for (BlockId id : a_.reachable) {
       const ir::Block& b = f_.block(id);
       for (std::size_t s = 0; s < b.instructions.size(); ++s) {
@@ -272,7 +300,7 @@ class Analyser {
           if (next.opcode != Opcode::Store || next.operands[1] != first.operands[1]) break;
           ++count;
         }
-        if (count < 2 || count > 255 || regs_.uses[r.index()] != count) continue;  // other uses: a temporary anyway
+        if (count < 2 || count > 255 || stored_uses[r.index()] != count) continue;  // other uses: a temporary anyway
         regs_.chained_stores[r.index()] = static_cast<std::uint8_t>(count);
       }
     }
@@ -308,6 +336,19 @@ class Analyser {
     }
   }
 
+  // A Store of a value stored by a chained assignment (`b = a = v`), which
+  // cannot also declare its variable.
+  bool stores_chained_value(const Site& s) const {
+    const ir::Instruction& store = f_.block(s.block).instructions[s.index];
+    return store.operands[1].is_register() && regs_.chained_stores[store.operands[1].value()];
+  }
+
+  // The copies of a copy-back argument (source_forms.h).
+  bool writes_nothing(const ir::Instruction& inst) const {
+    return (inst.result.valid() && regs_.folded[inst.result.index()]) ||
+           (inst.opcode == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]);
+  }
+
   bool last_of_chain(BlockId id, std::size_t index) const {
     const ir::Block& b = f_.block(id);
     const ir::Operand value = b.instructions[index].operands[1];
@@ -332,9 +373,14 @@ class Analyser {
         // text of their own (the last spells the chain).
         const bool chained = inst.opcode == Opcode::Store && inst.operands[1].is_register() &&
                              regs_.chained_stores[inst.operands[1].value()] && !last_of_chain(id, i);
+        // The copies of a copy-back argument write nothing; the call uses
+        // the argument in the temporary's place.
+        if (writes_nothing(inst)) continue;
         for (std::size_t k = 0; k < inst.operands.size(); ++k) {
-          if (!inst.operands[k].is_register() || (compound_load && k == 0) || (chained && k == 1)) continue;
-          add_use(inst.operands[k].as_register(), Site{id, static_cast<std::int32_t>(i)});
+          ir::Operand o = inst.operands[k];
+          if (o.is_variable() && vars_.argument_target[o.value()]) o = *vars_.argument_target[o.value()];
+          if (!o.is_register() || (compound_load && k == 0) || (chained && k == 1)) continue;
+          add_use(o.as_register(), Site{id, static_cast<std::int32_t>(i)});
         }
       }
     }
@@ -367,8 +413,10 @@ class Analyser {
       const std::uint32_t order = a_.order[id.index()];
       for (std::size_t i = 0; i < b.instructions.size(); ++i) {
         const ir::Instruction& inst = b.instructions[i];
+        if (writes_nothing(inst)) continue;
         for (std::size_t k = 0; k < inst.operands.size(); ++k) {
-          const ir::Operand o = inst.operands[k];
+          ir::Operand o = inst.operands[k];
+          if (o.is_variable() && vars_.argument_target[o.value()]) o = *vars_.argument_target[o.value()];
           if (!o.is_variable() || ctx_.is_global[o.value()] || vars_.is_parameter[o.value()]) continue;
           const std::uint32_t v = o.value();
           const Site use{id, static_cast<std::int32_t>(i)};
@@ -388,7 +436,8 @@ class Analyser {
     for (ir::VariableId v : a_.locals) {
       const std::uint32_t i = v.index();
       const ir::Variable& var = m_.variable(v);
-      if (!var.initializer.valid() && vars_.first_use_is_store[i] && vars_.first_use[i].block == vars_.declared_in[i])
+      if (!var.initializer.valid() && vars_.first_use_is_store[i] && vars_.first_use[i].block == vars_.declared_in[i] &&
+          !stores_chained_value(vars_.first_use[i]))
         vars_.declare_at_store[i] = vars_.first_use[i].index;
     }
     // A Loop's for-init, as a front end lowers `for (T v = init; c; step)`:
@@ -405,7 +454,8 @@ class Analyser {
       ir::VariableId stored;
       if (b.instructions.size() >= 2) {
         const ir::Instruction& last = b.instructions[b.instructions.size() - 2];
-        if (last.opcode == Opcode::Store && last.operands[0].is_variable()) {
+        if (last.opcode == Opcode::Store && last.operands[0].is_variable() && !writes_nothing(last) &&
+            !stores_chained_value(Site{id, static_cast<std::int32_t>(b.instructions.size() - 2)})) {
           const std::uint32_t v = last.operands[0].value();
           const Site& first = vars_.first_use[v];
           if (!ctx_.is_global[v] && !vars_.is_parameter[v] &&

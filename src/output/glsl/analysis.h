@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/structure.h"
@@ -38,10 +39,15 @@ struct RegisterFacts {
   // those Stores; the last one writes them all as one chained assignment.
   std::vector<std::uint8_t> chained_stores;
   std::vector<std::uint32_t> def_sequence;  // definition order, to refuse cyclic definitions
+  // source_forms.h: splats spelled as their scalar, and the Loads of the
+  // copies in and back of arguments written in place (no text of their
+  // own, nor of the Stores of them).
+  std::vector<std::uint8_t> implicit_splat;
+  std::vector<std::uint8_t> folded;
 
   explicit RegisterFacts(std::size_t n)
       : def(n), uses(n, 0), first_use(n), must_inline(n, 0), compound_load(n, 0), compound_value(n, 0),
-        chained_stores(n, 0), def_sequence(n, 0) {}
+        chained_stores(n, 0), def_sequence(n, 0), implicit_splat(n, 0), folded(n, 0) {}
 };
 
 // Per-variable facts about locals and parameters, indexed by VariableId.
@@ -54,10 +60,12 @@ struct VariableFacts {
   std::vector<std::int32_t> declare_at_store;    // declare at this Store of its block (index), or -1
   std::vector<std::uint8_t> declared;            // the emitter has written its declaration
   std::vector<ir::BlockId> for_init_of;          // the Loop block whose for-init declares it
+  // A copy-back temporary (source_forms.h): the argument written in its place.
+  std::vector<std::optional<ir::Operand>> argument_target;
 
   explicit VariableFacts(std::size_t n)
       : declared_in(n), is_parameter(n, 0), first_order(n, UINT32_MAX), last_order(n, 0), first_use(n),
-        first_use_is_store(n, 0), declare_at_store(n, -1), declared(n, 0), for_init_of(n) {}
+        first_use_is_store(n, 0), declare_at_store(n, -1), declared(n, 0), for_init_of(n), argument_target(n) {}
 };
 
 struct FunctionAnalysis {

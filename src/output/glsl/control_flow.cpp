@@ -27,6 +27,40 @@ using ir::Opcode;
 using State = RegisterStates::State;
 
 namespace {
+
+// A struct none of whose members (nor theirs) is an array, and that no
+// global (a buffer or block, which lays it out) holds a struct of its name.
+bool plain_struct(const ir::Module& m, ir::TypeId t) {
+  if (m.type(t).kind != ir::TypeKind::Struct) return false;
+  for (std::uint32_t v = 0; v < m.variable_count(); ++v) {
+    const ir::Variable& var = m.variable(ir::VariableId(v));
+    if (m.type(var.type).kind != ir::TypeKind::Pointer || m.type(var.type).storage == ir::StorageClass::Function)
+      continue;
+    std::vector<ir::TypeId> held{m.type(var.type).element};
+    while (!held.empty()) {
+      const ir::Type& ty = m.type(held.back());
+      held.pop_back();
+      if (ty.kind == ir::TypeKind::Struct && ty.name == m.type(t).name) return false;
+      if (ty.kind == ir::TypeKind::Array || ty.kind == ir::TypeKind::UnsizedArray) held.push_back(ty.element);
+      if (ty.kind == ir::TypeKind::Struct)
+        for (const ir::StructMember& member : ty.members) held.push_back(member.type);
+    }
+  }
+  std::vector<ir::TypeId> stack{t};
+  while (!stack.empty()) {
+    const ir::Type& ty = m.type(stack.back());
+    stack.pop_back();
+    if (ty.kind == ir::TypeKind::Array || ty.kind == ir::TypeKind::UnsizedArray) return false;
+    if (ty.kind != ir::TypeKind::Struct) continue;
+    if (ty.is_block || ty.layout != ir::BlockLayout::None) return false;
+    for (const ir::StructMember& member : ty.members) {
+      if (member.offset || member.matrix_layout != ir::MatrixLayout::Default) return false;
+      stack.push_back(member.type);
+    }
+  }
+  return true;
+}
+
 // A construct or a jump: nothing pending that touches memory may move past it.
 const MemoryAccess kEverything{false, false, true, {}, {}};
 }  // namespace
@@ -265,11 +299,13 @@ void FunctionEmitter::assemble_if(Frame& f, const ir::Block& b) {
   ChainResult& t = f.subs[0];
   ChainResult* e = f.subs.size() > 1 && f.subs[1].present ? &f.subs[1] : nullptr;
   const ir::Operand cond = b.instructions.back().operands[0];
-  // Only scalars, vectors and matrices: glslang's ?: on structs and arrays
-  // copies between layouts incorrectly (the corpus' spv.structCopy.comp).
+  // Scalars, vectors, matrices and structs without explicit layout:
+  // glslang's ?: on laid-out structs and on arrays copies between layouts
+  // incorrectly (the corpus' spv.structCopy.comp).
   const bool simple_type = input.valid() && (ir::is_scalar(m_, m_.reg(input).type) ||
                                              ir::is_vector(m_, m_.reg(input).type) ||
-                                             ir::is_matrix(m_, m_.reg(input).type));
+                                             ir::is_matrix(m_, m_.reg(input).type) ||
+                                             plain_struct(m_, m_.reg(input).type));
   if (simple_type && e && t.value && e->value && doc_.empty(t.chunk) && doc_.empty(e->chunk)) {
     Expr a = std::move(*t.value), z = std::move(*e->value);
     MemoryAccess branches = a.access;

@@ -64,6 +64,19 @@ std::vector<std::string> set_binding(const EmitContext& ctx, const ir::Decoratio
   return parts;
 }
 
+// Transform feedback qualifiers of an output (its buffer, stride, offset).
+void add_xfb(const ir::Decorations& d, bool with_offset, std::vector<std::string>& parts) {
+  if (d.xfb_buffer) parts.push_back(fmt::format("xfb_buffer = {}", *d.xfb_buffer));
+  if (d.xfb_stride) parts.push_back(fmt::format("xfb_stride = {}", *d.xfb_stride));
+  if (with_offset && d.xfb_offset) parts.push_back(fmt::format("xfb_offset = {}", *d.xfb_offset));
+}
+
+bool is_per_vertex_output(const ir::Variable& v, StorageClass storage) {
+  const std::string& b = v.decorations.built_in;
+  return storage == StorageClass::Output &&
+         (b == "Position" || b == "PointSize" || b == "ClipDistance" || b == "CullDistance");
+}
+
 class GlobalDeclarer {
  public:
   explicit GlobalDeclarer(EmitContext& ctx) : ctx_(ctx), m_(ctx.m) {}
@@ -128,14 +141,48 @@ class GlobalDeclarer {
  private:
   void builtin_redeclaration(const ir::Variable& v, TypeId pointee, StorageClass storage, const std::string& name,
                              std::string& out) {
+    if (is_per_vertex_output(v, storage) && captured_per_vertex()) {
+      if (!per_vertex_declared_) per_vertex_redeclaration(out);
+      per_vertex_declared_ = true;
+      if (v.decorations.invariant) out += "invariant " + name + ";\n";
+      return;
+    }
     const std::string& b = v.decorations.built_in;
     if ((b == "ClipDistance" || b == "CullDistance") && m_.type(pointee).kind == TypeKind::Array)
       out += fmt::format("{} {};\n", storage == StorageClass::Input ? "in" : "out", declarator(ctx_, pointee, name));
     if (v.decorations.invariant) out += "invariant " + name + ";\n";
   }
 
+  // Whether transform feedback captures a gl_PerVertex output: then the
+  // block is redeclared with the xfb qualifiers, holding every gl_PerVertex
+  // output the module has.
+  bool captured_per_vertex() const {
+    for (VariableId g : m_.globals()) {
+      const ir::Variable& v = m_.variable(g);
+      if (is_per_vertex_output(v, storage_of(ctx_, v)) && (v.decorations.xfb_buffer || v.decorations.xfb_offset))
+        return true;
+    }
+    return false;
+  }
+
+  void per_vertex_redeclaration(std::string& out) {
+    std::vector<std::string> block_parts;
+    std::string members;
+    for (VariableId g : m_.globals()) {
+      const ir::Variable& v = m_.variable(g);
+      if (!is_per_vertex_output(v, storage_of(ctx_, v))) continue;
+      if (block_parts.empty()) add_xfb(v.decorations, false, block_parts);
+      std::vector<std::string> member_parts;
+      if (v.decorations.xfb_offset) member_parts.push_back(fmt::format("xfb_offset = {}", *v.decorations.xfb_offset));
+      members += "    " + layout_text(member_parts) +
+                 declarator(ctx_, pointee_of(ctx_, v), ctx_.variable_names[g.index()]) + ";\n";
+    }
+    out += layout_text(block_parts) + "out gl_PerVertex {\n" + members + "};\n";
+  }
+
   std::string varying(const ir::Decorations& d, TypeId pointee, StorageClass storage) {
     std::vector<std::string> parts;
+    if (storage == StorageClass::Output) add_xfb(d, true, parts);
     if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
     if (d.component) {
       if (ctx_.es) ctx_.fail("layout(component) does not exist in GLSL ES");
@@ -229,6 +276,7 @@ class GlobalDeclarer {
         storage_word = storage == StorageClass::Input ? "in" : "out";
         laid_out = false;
         if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
+        if (storage == StorageClass::Output) add_xfb(d, true, parts);
         break;
       default:
         ctx_.fail(fmt::format("block '{}' in {} storage", t.name, ir::to_string(storage)));
@@ -256,6 +304,7 @@ class GlobalDeclarer {
         }
       }
       if (row_major) mparts.push_back("row_major");
+      if (mem.xfb_offset) mparts.push_back(fmt::format("xfb_offset = {}", *mem.xfb_offset));
       std::string q = layout_text(mparts);
       if (varying) q += interpolation(ir::Decorations{}, mem.type, storage);
       out += "    " + q + declarator(ctx_, mem.type, member_name(ctx_, bt, i)) + ";\n";
@@ -268,6 +317,7 @@ class GlobalDeclarer {
 
   EmitContext& ctx_;
   const ir::Module& m_;
+  bool per_vertex_declared_ = false;
 };
 
 }  // namespace
@@ -280,6 +330,14 @@ std::string emit_declarations(EmitContext& ctx) {
   if (s.stage == ir::ShaderStage::Compute)
     out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", s.local_size[0],
                        s.local_size[1], s.local_size[2]);
+  if (s.stage == ir::ShaderStage::Compute && ctx.vulkan) {
+    // Specialized dimensions (Vulkan only); the local_size above is their default.
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i)
+      if (s.local_size_spec_id[i])
+        ids.push_back(fmt::format("local_size_{}_id = {}", "xyz"[i], *s.local_size_spec_id[i]));
+    if (!ids.empty()) out += fmt::format("layout({}) in;\n", fmt::join(ids, ", "));
+  }
   if (!out.empty()) out += "\n";
 
   for (const auto& sc : ctx.spec_constants) {

@@ -381,7 +381,9 @@ Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops,
         break;
       }
       if (op == Opcode::Select) {
-        if (ir::is_vector(m, type_of(0))) {
+        // mix(x, y, a) is what a GLSL front end makes a Select of (a ?:
+        // becomes an If); it takes as many selectors as components.
+        if (ir::is_vector(m, type_of(0)) || ir::is_scalar(m, type_of(1))) {
           Expr args[] = {ops[2], ops[1], ops[0]};
           e = call("mix", args);
         } else {

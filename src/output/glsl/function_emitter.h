@@ -118,11 +118,19 @@ class FunctionEmitter {
   // then spells the operand.
   Expr value_operand(Frame& f, ir::Operand o, const MemoryAccess& access);
   // Binds the pending expressions not in `consumed` that conflict with `access`.
-  void flush(Frame& f, std::span<const ir::RegisterId> consumed, const MemoryAccess& access);
+  // ...except those `defining` (the register the instruction defines)
+  // meets to their right in one expression (spelled_before).
+  void flush(Frame& f, std::span<const ir::RegisterId> consumed, const MemoryAccess& access,
+             ir::RegisterId defining = {});
+  bool spelled_before(ir::RegisterId earlier, ir::RegisterId later) const;
   MemoryAccess own_access(const ir::Instruction& inst) const;
+  bool extracts_from_loaded_value(const ir::Instruction& inst) const;
+  bool unused_constant_access(ir::RegisterId r) const;
   void bind_branches_beside_sampler_construct(Frame& f, const ir::Instruction& inst);
   std::optional<ir::VariableId> local_root(ir::Operand pointer) const;
   std::vector<ir::RegisterId> consumed_by(std::span<const ir::Operand> operands) const;
+  // A copy-back temporary's argument in its place (source_forms.h), else `o`.
+  ir::Operand in_place(ir::Operand o) const;
   Expr operand(ir::Operand o);
   Expr inline_pointer(ir::RegisterId r);
   void define(Frame& f, ir::RegisterId r, Expr e, bool force_pending = false);
@@ -153,6 +161,7 @@ class FunctionEmitter {
   std::size_t decl_next_ = 0;
   mutable std::vector<ir::RegisterId> consumed_stack_;  // consumed_by's, kept to reuse its memory
   std::vector<std::string> chain_targets_;  // the targets of a chained assignment so far
+  std::vector<ir::RegisterId> kept_before_;  // flush's pending registers kept for spelled_before
   std::string for_init_;  // the for-init of the Loop that ends the current block, when it is a Store
 };
 

@@ -1,6 +1,7 @@
-// emit(): checks, names, declarations, then the functions with callees
-// before their callers (GLSL needs a declaration before a call; recursion is
-// refused, as GLSL forbids it).
+// emit(): checks, names, declarations, then the functions in the module's
+// order (the order a front end made them in), each callee that is defined
+// after a caller declared first by a prototype (GLSL needs a declaration
+// before a call). Recursion is refused, as GLSL forbids it.
 #include "output/glsl/glsl_output.h"
 
 #include <fmt/format.h>
@@ -15,9 +16,8 @@
 namespace sluice::glsl_out {
 namespace {
 
-// Callees first, by an explicit-stack depth-first search over the calls.
-std::vector<ir::FunctionId> function_order(EmitContext& ctx) {
-  const ir::Module& m = ctx.m;
+// By FunctionId: the functions each one calls.
+std::vector<std::vector<ir::FunctionId>> callees_of(const ir::Module& m) {
   const std::size_t n = m.function_count();
   std::vector<std::vector<ir::FunctionId>> callees(n);
   for (std::uint32_t i = 0; i < n; ++i)
@@ -26,9 +26,15 @@ std::vector<ir::FunctionId> function_order(EmitContext& ctx) {
         if (inst.opcode == ir::Opcode::Call && !inst.operands.empty() && inst.operands[0].is_function() &&
             inst.operands[0].value() < n)
           callees[i].push_back(inst.operands[0].as_function());
+  return callees;
+}
+
+// Fails on recursion, by an explicit-stack depth-first search over the calls.
+void refuse_recursion(EmitContext& ctx, const std::vector<std::vector<ir::FunctionId>>& callees) {
+  const ir::Module& m = ctx.m;
+  const std::size_t n = m.function_count();
   enum : std::uint8_t { kNew, kOpen, kDone };
   std::vector<std::uint8_t> state(n, kNew);
-  std::vector<ir::FunctionId> order;
   for (std::uint32_t root = 0; root < n; ++root) {
     if (state[root] != kNew) continue;
     std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
@@ -39,7 +45,7 @@ std::vector<ir::FunctionId> function_order(EmitContext& ctx) {
         const std::uint32_t c = callees[f][next++].index();
         if (state[c] == kOpen) {
           ctx.fail(fmt::format("function '{}' is recursive; GLSL forbids recursion", m.function(ir::FunctionId(c)).name.text));
-          return order;
+          return;
         }
         if (state[c] == kNew) {
           state[c] = kOpen;
@@ -48,11 +54,9 @@ std::vector<ir::FunctionId> function_order(EmitContext& ctx) {
         continue;
       }
       state[f] = kDone;
-      order.push_back(ir::FunctionId(f));
       stack.pop_back();
     }
   }
-  return order;
 }
 
 }  // namespace
@@ -75,11 +79,20 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
     RegisterFacts regs(m.register_count());
     VariableFacts vars(m.variable_count());
     RegisterStates states(m.register_count());
-    for (ir::FunctionId f : function_order(ctx)) {
-      if (ctx.failed()) break;
-      functions += emit_function(ctx, regs, vars, states, f);
-      functions += "\n";
+    const auto callees = callees_of(m);
+    refuse_recursion(ctx, callees);
+    // A function is declared early when a caller comes before it.
+    std::vector<std::uint8_t> forward(m.function_count(), 0);
+    for (std::uint32_t i = 0; i < callees.size(); ++i)
+      for (ir::FunctionId c : callees[i])
+        if (c.index() > i) forward[c.index()] = 1;
+    std::string prototypes;
+    for (std::uint32_t i = 0; i < m.function_count() && !ctx.failed(); ++i) {
+      const std::string text = emit_function(ctx, regs, vars, states, ir::FunctionId(i));
+      if (forward[i]) prototypes += text.substr(0, text.find(" {\n")) + ";\n";
+      functions += text + "\n";
     }
+    if (!prototypes.empty()) functions = prototypes + "\n" + functions;
   }
   if (ctx.failed()) return Error{"GLSL output: " + *ctx.error};
   if (!functions.empty()) functions.pop_back();

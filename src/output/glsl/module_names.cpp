@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/workgroup_size.h"
 #include "output/glsl/builtins.h"
 #include "output/glsl/interface.h"
 #include "output/glsl/types.h"
@@ -134,6 +135,11 @@ void name_module(EmitContext& ctx) {
     std::string name = ctx.globals.take(fmt::format("spec{}", *m.constant(c).spec_id), "spec");
     ctx.constants[i] = Expr{name, Prec::Primary};
     ctx.spec_constants.push_back({c, std::move(name), std::move(value)});
+  }
+  // The uvec3 gl_WorkGroupSize reads when local_size_x_id specializes it.
+  if (const ir::ConstantId size = ir::find_workgroup_size_constant(m); size.valid()) {
+    if (ctx.constants.size() < m.constant_count()) ctx.constants.resize(m.constant_count());
+    ctx.constants[size.index()] = Expr{"gl_WorkGroupSize", Prec::Primary};
   }
 }
 

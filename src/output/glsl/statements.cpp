@@ -77,6 +77,11 @@ void FunctionEmitter::declare_until_store(Frame& f) {
   while (decl_next_ < list.size()) {
     const ir::VariableId v = list[decl_next_];
     if (vars_.declare_at_store[v.index()] >= 0 && !vars_.declared[v.index()]) return;
+    // `T v = constant;` names v where it stands: it waits for the uses of
+    // the variables declared before it, so that a front end meets the
+    // variables in Declare order again.
+    if (m_.variable(v).initializer.valid() && !vars_.declared[v.index()] && !vars_.for_init_of[v.index()].valid())
+      return;
     declare_through(f, decl_next_);
   }
 }
@@ -86,7 +91,7 @@ void FunctionEmitter::declare_until_store(Frame& f) {
 void FunctionEmitter::declare_used(Frame& f, const ir::Instruction& inst, std::int32_t index) {
   const auto& list = decl_block_->declarations;
   for (std::size_t k = 0; k < inst.operands.size(); ++k) {
-    const ir::Operand o = inst.operands[k];
+    const ir::Operand o = in_place(inst.operands[k]);
     if (!o.is_variable() || vars_.declared[o.value()] || vars_.declared_in[o.value()] != decl_block_id_) continue;
     if (vars_.for_init_of[o.value()].valid()) continue;
     const auto at = std::find(list.begin() + static_cast<std::ptrdiff_t>(decl_next_), list.end(), o.as_variable());
@@ -102,8 +107,8 @@ std::vector<RegisterId> FunctionEmitter::consumed_by(std::span<const ir::Operand
   std::vector<RegisterId> out;
   std::vector<RegisterId>& stack = consumed_stack_;
   stack.clear();
-  for (const ir::Operand& o : operands)
-    if (o.is_register()) stack.push_back(o.as_register());
+  for (const ir::Operand& operand : operands)
+    if (const ir::Operand o = in_place(operand); o.is_register()) stack.push_back(o.as_register());
   while (!stack.empty()) {
     const RegisterId r = stack.back();
     stack.pop_back();
@@ -117,16 +122,61 @@ std::vector<RegisterId> FunctionEmitter::consumed_by(std::span<const ir::Operand
   return out;
 }
 
-void FunctionEmitter::flush(Frame& f, std::span<const RegisterId> consumed, const MemoryAccess& access) {
+// Whether `earlier` and `later` meet as operands of one instruction that
+// spells its operands in order, `earlier` (through single uses in its
+// block) to the left of `later` itself: the text then evaluates them in
+// their order, as `f() == g()` does.
+bool FunctionEmitter::spelled_before(RegisterId earlier, RegisterId later) const {
+  if (regs_.uses[later.index()] != 1) return false;
+  const Site& at = regs_.first_use[later.index()];
+  if (at.index < 0 || at.block != regs_.def[later.index()].block) return false;
+  const ir::Instruction& user = f_.block(at.block).instructions[at.index];
+  const ir::OpcodeFamily family = ir::info(user.opcode).family;
+  const bool in_order = user.opcode == Opcode::Store || family == ir::OpcodeFamily::Call ||
+                        family == ir::OpcodeFamily::Construct ||
+                        (family == ir::OpcodeFamily::Binary && user.opcode != Opcode::VectorTimesScalar &&
+                         user.opcode != Opcode::MatrixTimesScalar) ||
+                        (family == ir::OpcodeFamily::BuiltIn && user.opcode != Opcode::Select);
+  if (!in_order) return false;
+  // The operand that spells x, itself or inside a pointer spelled in place.
+  const auto position = [&](RegisterId x) {
+    for (std::size_t k = 0; k < user.operands.size(); ++k)
+      for (ir::Operand o = user.operands[k];;) {
+        if (o == ir::Operand(x)) return k;
+        if (!o.is_register() || !regs_.must_inline[o.value()] || regs_.def[o.value()].index < 0) break;
+        const ir::Instruction& d = f_.block(regs_.def[o.value()].block).instructions[regs_.def[o.value()].index];
+        if (d.operands.size() > 1 && d.operands[1] == ir::Operand(x)) return k;
+        o = d.operands[0];
+      }
+    return user.operands.size();
+  };
+  const std::size_t later_position = position(later);
+  RegisterId x = earlier;
+  for (std::uint32_t step = 0; step < kMaxInlineDepth; ++step) {
+    if (regs_.uses[x.index()] != 1 || regs_.must_inline[x.index()]) return false;
+    const Site& use = regs_.first_use[x.index()];
+    if (use.block != at.block || use.index < 0 || use.index > at.index) return false;
+    if (use.index == at.index) return position(x) < later_position;
+    x = f_.block(use.block).instructions[use.index].result;
+    if (!x.valid()) return false;
+  }
+  return false;
+}
+
+void FunctionEmitter::flush(Frame& f, std::span<const RegisterId> consumed, const MemoryAccess& access,
+                            RegisterId defining) {
+  kept_before_.clear();
   if (access.empty() || f.pending.empty()) return;
   std::vector<RegisterId> keep;
   for (RegisterId r : f.pending) {
     if (states_.state[r.index()] != State::Pending) continue;
     const bool is_consumed = std::find(consumed.begin(), consumed.end(), r) != consumed.end();
-    if (!is_consumed && states_.pending[r.index()].access.conflicts_with(access)) {
+    if (!is_consumed && states_.pending[r.index()].access.conflicts_with(access) &&
+        !(defining.valid() && spelled_before(r, defining))) {
       bind(f, r, std::move(states_.pending[r.index()]));
       continue;
     }
+    if (!is_consumed && states_.pending[r.index()].access.conflicts_with(access)) kept_before_.push_back(r);
     keep.push_back(r);
   }
   f.pending = std::move(keep);
@@ -171,7 +221,8 @@ MemoryAccess FunctionEmitter::own_access(const ir::Instruction& inst) const {
   // Writes through pointer operands (stores, increments, atomics, out
   // arguments); calls and barriers also touch global memory.
   bool through_pointer = false;
-  for (const ir::Operand& o : inst.operands) {
+  for (const ir::Operand& operand : inst.operands) {
+    const ir::Operand o = in_place(operand);
     const ir::TypeId t = m_.type_of(o);
     if (!t.valid() || m_.type(t).kind != ir::TypeKind::Pointer) continue;
     through_pointer = true;
@@ -186,7 +237,13 @@ MemoryAccess FunctionEmitter::own_access(const ir::Instruction& inst) const {
   return a;
 }
 
+ir::Operand FunctionEmitter::in_place(ir::Operand o) const {
+  if (o.is_variable() && vars_.argument_target[o.value()]) return *vars_.argument_target[o.value()];
+  return o;
+}
+
 Expr FunctionEmitter::operand(ir::Operand o) {
+  o = in_place(o);
   switch (o.kind()) {
     case ir::Operand::Kind::Register: {
       const RegisterId r = o.as_register();
@@ -271,7 +328,13 @@ void FunctionEmitter::define(Frame& f, RegisterId r, Expr e, bool force_pending)
   const bool defer = force_pending || (uses == 1 && a_.same_chain(regs_.def[r.index()].block,
                                                                   regs_.first_use[r.index()].block) &&
                                        e.depth <= kMaxInlineDepth);
-  if (!defer) return bind(f, r, std::move(e));
+  if (!defer) {
+    // What was kept pending to be spelled before r is named before it.
+    for (RegisterId x : kept_before_)
+      if (states_.state[x.index()] == State::Pending) bind(f, x, std::move(states_.pending[x.index()]));
+    kept_before_.clear();
+    return bind(f, r, std::move(e));
+  }
   if (!e.pure()) {
     if (f.pending.size() >= kMaxPendingAccesses) {
       for (RegisterId old : f.pending)
@@ -345,16 +408,63 @@ void FunctionEmitter::bind_branches_beside_sampler_construct(Frame& f, const ir:
   }
 }
 
+// An access chain nothing uses, with constant indices (a `for` step
+// `a.b[1]` computes just that): written as its own statement.
+bool FunctionEmitter::unused_constant_access(RegisterId r) const {
+  if (!regs_.must_inline[r.index()] || regs_.uses[r.index()] != 0) return false;
+  // Not the base of a longer chain (whose uses are not counted either).
+  for (const ir::Instruction& inst : f_.block(regs_.def[r.index()].block).instructions)
+    for (const ir::Operand& o : inst.operands)
+      if (o == ir::Operand(r)) return false;
+  for (RegisterId x = r;;) {
+    const Site& d = regs_.def[x.index()];
+    if (d.index < 0) return false;
+    const ir::Instruction& inst = f_.block(d.block).instructions[d.index];
+    if (ir::info(inst.opcode).family != ir::OpcodeFamily::Access) return false;
+    for (std::size_t k = 1; k < inst.operands.size(); ++k)
+      if (inst.operands[k].is_register()) return false;
+    if (!inst.operands[0].is_register()) return true;
+    x = inst.operands[0].as_register();
+  }
+}
+
+// An Extract from a vector or matrix Load of a local spelled in place,
+// whose text would be an lvalue.
+bool FunctionEmitter::extracts_from_loaded_value(const ir::Instruction& inst) const {
+  switch (inst.opcode) {
+    case Opcode::ExtractVectorComponent:
+    case Opcode::ExtractVectorComponentDynamic:
+    case Opcode::ExtractVectorComponentMulti:
+    case Opcode::ExtractMatrixColumn: break;
+    default: return false;
+  }
+  const ir::Operand base = inst.operands[0];
+  if (!base.is_register() || states_.state[base.value()] != State::Pending) return false;
+  const Site& d = regs_.def[base.value()];
+  if (d.index < 0) return false;
+  const ir::Instruction& load = f_.block(d.block).instructions[d.index];
+  // Only locals: the reads of inputs and uniforms keep their plain form
+  // (`gl_FragCoord.xy`), which reads the same value.
+  if (load.opcode != Opcode::Load || !local_root(load.operands[0])) return false;
+  const ir::TypeId t = m_.reg(base.as_register()).type;
+  return ir::is_vector(m_, t) || ir::is_matrix(m_, t);
+}
+
 void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, const ir::Instruction& inst) {
   const Opcode op = inst.opcode;
   const RegisterId r = inst.result;
+  // The copies of a copy-back argument: the call names the argument.
+  if ((r.valid() && regs_.folded[r.index()]) ||
+      (op == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]))
+    return;
   declare_used(f, inst, static_cast<std::int32_t>(index));
+  if (r.valid() && unused_constant_access(r)) return statement(f, inline_pointer(r).text, true);
   if (r.valid() && (regs_.must_inline[r.index()] || regs_.compound_load[r.index()])) return;
   if (op == Opcode::Store) return store(f, id, inst, static_cast<std::int32_t>(index));
   const MemoryAccess access = own_access(inst);
   const std::vector<RegisterId> consumed =
       consumed_by(std::span<const ir::Operand>(inst.operands.data(), inst.operands.size()));
-  flush(f, consumed, access);
+  flush(f, consumed, access, r);
   if (r.valid() && regs_.compound_value[r.index()]) {
     // V = L op X for "P op= X": only X is spelled; the Store adds the rest.
     const ir::Instruction& load = f_.block(regs_.def[inst.operands[0].value()].block)
@@ -363,16 +473,35 @@ void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, c
     x.access.merge(own_access(load));
     return define(f, r, std::move(x), true);
   }
+  // An implicit splat is its scalar (the operation right after it spells it).
+  if (r.valid() && regs_.implicit_splat[r.index()]) return define(f, r, operand(inst.operands[0]), true);
   if (ir::info(op).family == ir::OpcodeFamily::Texture) bind_branches_beside_sampler_construct(f, inst);
+  const bool rvalue_base = extracts_from_loaded_value(inst);
   std::vector<Expr> ops;
   ops.reserve(inst.operands.size());
   for (const ir::Operand& o : inst.operands) ops.push_back(operand(o));
+  if (rvalue_base) {
+    // `vec4(v)[i]`: a front end indexes the value, where `v[i]` would read
+    // through a pointer into v.
+    const ir::TypeId t = m_.reg(inst.operands[0].as_register()).type;
+    ops[0].text = type_text(ctx_, t) + "(" + ops[0].text + ")";
+    ops[0].prec = Prec::Postfix;
+  }
   // A scalar computed before the vector it scales was written first in the source.
   const bool scalar_first = (op == Opcode::VectorTimesScalar || op == Opcode::MatrixTimesScalar) &&
                             inst.operands[0].is_register() && inst.operands[1].is_register() &&
                             regs_.def_sequence[inst.operands[1].value()] < regs_.def_sequence[inst.operands[0].value()];
   Expr e = compose(ctx_, inst, ops, scalar_first);
   e.access.merge(access);
+  if (op == Opcode::Load && r.valid() && regs_.uses[r.index()] == 0) {
+    // A value read and dropped: `float(a[0]);` reads, where `a[0];` would not.
+    const ir::TypeId t = m_.reg(r).type;
+    if (ir::is_scalar(m_, t) || ir::is_vector(m_, t) || ir::is_matrix(m_, t)) {
+      e.text = type_text(ctx_, t) + "(" + e.text + ")";
+      e.prec = Prec::Postfix;
+      e.depth = std::max<std::uint32_t>(e.depth, 1);
+    }
+  }
   if (!r.valid()) return statement(f, std::move(e.text), true);
   define(f, r, std::move(e));
 }

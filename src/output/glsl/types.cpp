@@ -83,6 +83,9 @@ Expr literal(std::string text) {
   return Expr{std::move(text), p};
 }
 
+// The NaN glslang's folding of 0.0 / 0.0 gives (C's NAN as a float).
+constexpr std::uint32_t kFoldedNan = 0x7fc00000u;
+
 Expr scalar_constant(const ir::Constant& c, ir::ScalarKind k) {
   switch (k) {
     case ir::ScalarKind::Bool: return literal(c.as_bool() ? "true" : "false");
@@ -93,11 +96,41 @@ Expr scalar_constant(const ir::Constant& c, ir::ScalarKind k) {
       return literal(fmt::format("{}", c.as_int()));
     case ir::ScalarKind::Float: {
       const float f = c.as_float();
+      // Infinities and the NaNs glslang's constant folding makes (x / 0.0
+      // and its negation) are written as that division, so that they stay
+      // constants; other NaNs keep their bits.
+      if (std::isinf(f)) return Expr{f > 0 ? "(1.0 / 0.0)" : "(-1.0 / 0.0)", Prec::Primary};
+      if (c.bits == kFoldedNan) return Expr{"(0.0 / 0.0)", Prec::Primary};
+      if (c.bits == (kFoldedNan | 0x80000000u)) return Expr{"(-(0.0 / 0.0))", Prec::Primary};
       if (!std::isfinite(f)) return Expr{fmt::format("uintBitsToFloat(0x{:08x}u)", c.bits), Prec::Postfix};
       return literal(ir::format_float(f));
     }
   }
   return literal("0");
+}
+
+// A specialization-constant expression (an array length): its operands'
+// text, parenthesised, so that it reads as the expression it came from.
+Expr spec_op_expr(EmitContext& ctx, ir::ConstantId id, const ir::Constant& c) {
+  const ir::Module& m = ctx.m;
+  for (ir::ConstantId operand : c.operands)
+    if (!operand.valid() || operand.index() >= id.index()) {
+      ctx.fail(fmt::format("constant c{} has operand c{}, which is not an earlier constant", id.index(),
+                           operand.index()));
+      return Expr{"0", Prec::Primary};
+    }
+  if (c.operands.size() != 2) {
+    ctx.fail(fmt::format("constant c{}: a specialization-constant operation has two operands", id.index()));
+    return Expr{"0", Prec::Primary};
+  }
+  const std::string a = constant_expr(ctx, c.operands[0]).text;
+  if (c.spec_op == ir::SpecOp::CompositeExtract) {
+    const std::uint32_t i = m.constant(c.operands[1]).bits;
+    return Expr{i < 4 ? fmt::format("{}.{}", a, "xyzw"[i]) : fmt::format("{}[{}]", a, i), Prec::Postfix};
+  }
+  const char* op = c.spec_op == ir::SpecOp::IAdd ? "+" : c.spec_op == ir::SpecOp::ISub ? "-"
+                   : c.spec_op == ir::SpecOp::IMul ? "*" : "/";
+  return Expr{fmt::format("({} {} {})", a, op, constant_expr(ctx, c.operands[1]).text), Prec::Primary};
 }
 
 }  // namespace
@@ -131,8 +164,8 @@ void compute_canonical_types(EmitContext& ctx) {
       case TypeKind::Array:
       case TypeKind::UnsizedArray:
         if (!child(t.element)) return;
-        shape = fmt::format("{}{}:{}", t.kind == TypeKind::Array ? 'A' : 'U', ctx.canonical[t.element.index()].index(),
-                            t.count);
+        shape = fmt::format("{}{}:{}:{}", t.kind == TypeKind::Array ? 'A' : 'U',
+                            ctx.canonical[t.element.index()].index(), t.count, t.length.index());
         break;
       case TypeKind::Struct:
         if (t.members.empty()) {
@@ -210,7 +243,9 @@ std::string type_text(EmitContext& ctx, TypeId t) {
       TypeId e = t;
       while (m.type(e).kind == TypeKind::Array || m.type(e).kind == TypeKind::UnsizedArray) {
         const ir::Type& a = m.type(e);
-        dims += a.kind == TypeKind::Array ? fmt::format("[{}]", a.count) : "[]";
+        dims += a.kind != TypeKind::Array ? std::string("[]")
+                : a.length.valid()         ? fmt::format("[{}]", constant_expr(ctx, a.length).text)
+                                           : fmt::format("[{}]", a.count);
         e = a.element;
       }
       return type_text(ctx, e) + dims;
@@ -315,7 +350,9 @@ const Expr& constant_expr(EmitContext& ctx, ir::ConstantId id) {
   }
   const ir::Type& t = m.type(c.type);
   Expr e;
-  if (!c.is_composite()) {
+  if (c.spec_op != ir::SpecOp::None) {
+    e = spec_op_expr(ctx, id, c);
+  } else if (!c.is_composite()) {
     const auto k = ir::component_kind(m, c.type);
     if (t.kind != TypeKind::Scalar || !k) {
       ctx.fail(fmt::format("constant c{} has no components but is not a scalar", id.index()));

@@ -3,10 +3,12 @@
 // the 1 of an increment, folded constructors), so each value is declared
 // once: the λV "yellow" program gets a single OpConstant for its three 1.0s.
 // Specialization constants are never merged: each keeps its SpecId.
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
 
+#include "ir/workgroup_size.h"
 #include "output/spirv/context.h"
 
 namespace sluice::spirv::detail {
@@ -44,7 +46,13 @@ std::uint32_t ModuleContext::constant(ir::ConstantId c) {
     components.push_back(constant(part));
   }
   std::uint32_t id = 0;
-  if (k.spec_id) {
+  // A composite of specialization constants is one too (the workgroup
+  // size); only plain constants have a ConstantInfo.
+  const bool spec_parts =
+      std::any_of(components.begin(), components.end(), [&](std::uint32_t part) { return !constant_info(part); });
+  if (k.spec_op != ir::SpecOp::None) {
+    id = spec_constant_op(k);
+  } else if (k.spec_id || spec_parts) {
     const std::uint32_t type_id = type(k.type);
     id = new_id();
     if (k.is_composite()) {
@@ -54,13 +62,61 @@ std::uint32_t ModuleContext::constant(ir::ConstantId c) {
     } else {
       globals.op(spv::Op::OpSpecConstant, {type_id, id, k.bits});
     }
-    if (!k.is_composite()) decorate(id, spv::Decoration::SpecId, {*k.spec_id});
+    if (k.spec_id && !k.is_composite()) decorate(id, spv::Decoration::SpecId, {*k.spec_id});
   } else if (k.is_composite()) {
     id = composite_constant(k.type, components);
   } else {
     id = scalar_constant(k.type, k.bits);
   }
   ir_constants_[c.index()] = id;
+  return id;
+}
+
+// OpSpecConstantOp: CompositeExtract takes its index as a literal, the
+// arithmetic operations take ids.
+std::uint32_t ModuleContext::spec_constant_op(const ir::Constant& k) {
+  spv::Op op = spv::Op::OpNop;
+  switch (k.spec_op) {
+    case ir::SpecOp::CompositeExtract: op = spv::Op::OpCompositeExtract; break;
+    case ir::SpecOp::IAdd: op = spv::Op::OpIAdd; break;
+    case ir::SpecOp::ISub: op = spv::Op::OpISub; break;
+    case ir::SpecOp::IMul: op = spv::Op::OpIMul; break;
+    case ir::SpecOp::UDiv: op = spv::Op::OpUDiv; break;
+    case ir::SpecOp::SDiv: op = spv::Op::OpSDiv; break;
+    case ir::SpecOp::None: break;
+  }
+  if (op == spv::Op::OpNop || k.operands.size() != 2) {
+    fail("malformed specialization-constant operation");
+    return 0;
+  }
+  const std::uint32_t first = constant(k.operands[0]);
+  const std::uint32_t second =
+      op == spv::Op::OpCompositeExtract ? m.constant(k.operands[1]).bits : constant(k.operands[1]);
+  const std::uint32_t type_id = type(k.type);
+  const std::uint32_t id = new_id();
+  globals.op(spv::Op::OpSpecConstantOp, {type_id, id, static_cast<std::uint32_t>(op), first, second});
+  return id;
+}
+
+// The uvec3 the WorkgroupSize built-in decorates when layout(local_size_x_id
+// = N) specializes the workgroup size: the module's own constant when the
+// shader reads gl_WorkGroupSize (the front end interns it), else one made
+// here from the local size and its specialization ids.
+std::uint32_t ModuleContext::workgroup_size_constant(const ir::ShaderInfo& shader) {
+  const ir::TypeId uvec3 = vector_of(ir::ScalarKind::Uint, 3);
+  if (const ir::ConstantId c = ir::find_workgroup_size_constant(m); c.valid()) return constant(c);
+  std::uint32_t parts[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!shader.local_size_spec_id[i]) {
+      parts[i] = uint_constant(shader.local_size[i]);
+      continue;
+    }
+    parts[i] = new_id();
+    globals.op(spv::Op::OpSpecConstant, {type(ir::predefined::kUint), parts[i], shader.local_size[i]});
+    decorate(parts[i], spv::Decoration::SpecId, {*shader.local_size_spec_id[i]});
+  }
+  const std::uint32_t id = new_id();
+  globals.op(spv::Op::OpSpecConstantComposite, {type(uvec3), id}, parts);
   return id;
 }
 

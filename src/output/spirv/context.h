@@ -89,6 +89,10 @@ class ModuleContext {
   void decorate(std::uint32_t id, spv::Decoration d, std::initializer_list<std::uint32_t> extra = {});
   void member_decorate(std::uint32_t id, std::uint32_t member, spv::Decoration d,
                        std::initializer_list<std::uint32_t> extra = {});
+  // RelaxedPrecision (precision.cpp) on `id`, a value or variable of
+  // `value_type`, when `p` is lowp or mediump and glslang would decorate
+  // such a value: not bools, pointers or structs. Each id at most once.
+  void relax(std::uint32_t id, ir::Precision p, ir::TypeId value_type);
 
   // --- Types (types.cpp) ---
   spv::StorageClass storage_class(ir::StorageClass s) const;
@@ -105,6 +109,8 @@ class ModuleContext {
 
   // --- Constants (constants.cpp) ---
   std::uint32_t constant(ir::ConstantId c);
+  std::uint32_t spec_constant_op(const ir::Constant& k);
+  std::uint32_t workgroup_size_constant(const ir::ShaderInfo& shader);
   std::uint32_t scalar_constant(ir::TypeId scalar_type, std::uint32_t bits);
   std::uint32_t int_constant(std::int32_t v) { return scalar_constant(ir::predefined::kInt, static_cast<std::uint32_t>(v)); }
   std::uint32_t uint_constant(std::uint32_t v) { return scalar_constant(ir::predefined::kUint, v); }
@@ -117,6 +123,8 @@ class ModuleContext {
   std::uint32_t undef(ir::TypeId type);
   // Non-null when `id` is a (non-specialization) constant made here.
   const ConstantInfo* constant_info(std::uint32_t id) const;
+  // True when `id` is the OpUndef of `t`.
+  bool is_undef(std::uint32_t id, ir::TypeId t) const { return id != 0 && undefs_.get(t.index()) == id; }
 
   // --- Ids of module-level entities ---
   std::uint32_t function_id(ir::FunctionId f);
@@ -154,6 +162,7 @@ class ModuleContext {
   std::vector<ConstantInfo> constant_infos_;
 
   std::vector<std::uint32_t> function_ids_;
+  std::vector<bool> relaxed_;  // per SPIR-V id: already decorated RelaxedPrecision
 };
 
 }  // namespace sluice::spirv::detail

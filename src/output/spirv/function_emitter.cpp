@@ -140,6 +140,7 @@ void FunctionEmitter::collect_variables() {
     if (!l.escapes && (mc_.options.promote_to_ssa || opaque)) {
       l.ssa_index = promoted++;
       ssa_types_.push_back(l.type);
+      ssa_precisions_.push_back(m_.variable(l.var).precision);
       if (l.is_param) mc_.name(l.param_value, m_.variable(l.var).name.text);
       continue;
     }
@@ -152,6 +153,7 @@ void FunctionEmitter::collect_variables() {
     else
       vars_.op(spv::Op::OpVariable, {pointer_type, l.id, static_cast<std::uint32_t>(spv::StorageClass::Function)});
     mc_.name(l.id, var.name.text);
+    mc_.relax(l.id, var.precision, l.type);
     if (l.is_param) mc_.name(l.param_value, var.name.text);
   }
   if (promoted > 0) ssa_ = std::make_unique<Ssa>(cfg_, promoted);
@@ -210,12 +212,15 @@ void FunctionEmitter::emit() {
 
   const std::uint32_t id = mc_.function_id(fid_);
   mc_.name(id, f_.name.text);
+  mc_.relax(id, f_.return_precision, f_.return_type);
   Words head;
   head.op(spv::Op::OpFunction, {return_type, id, static_cast<std::uint32_t>(spv::FunctionControlMask::MaskNone),
                                 function_type});
   for (std::size_t i = 0; i < f_.params.size(); ++i) {
     const Local& l = *local(f_.params[i].variable);
-    head.op(spv::Op::OpFunctionParameter, {param_types[i], l.pointer_param ? l.id : l.param_value});
+    const std::uint32_t param = l.pointer_param ? l.id : l.param_value;
+    head.op(spv::Op::OpFunctionParameter, {param_types[i], param});
+    mc_.relax(param, m_.variable(l.var).precision, l.type);
   }
   head.op(spv::Op::OpLabel, {label(0)});
   body_.op(spv::Op::OpFunctionEnd, {});
@@ -235,7 +240,8 @@ void FunctionEmitter::emit_node(std::uint32_t n) {
   if (n != 0) body_.op(spv::Op::OpLabel, {label(n)});
   if (ssa_) ssa_->begin_node(n);
   const std::size_t pred_count = cfg_.preds_of(n).size();
-  auto reserve_phi = [&](ir::TypeId type, std::uint32_t id, std::uint32_t var) {
+  auto reserve_phi = [&](ir::TypeId type, std::uint32_t id, std::uint32_t var, ir::Precision precision) {
+    mc_.relax(id, precision, type);
     const std::size_t at = body_.begin(spv::Op::OpPhi);
     body_.push(type_id(type));
     body_.push(id);
@@ -252,12 +258,12 @@ void FunctionEmitter::emit_node(std::uint32_t n) {
       if (input.valid()) {
         if (input.index() >= m_.register_count()) return mc_.fail("a merge input register does not exist");
         const std::uint32_t id = mc_.new_id();
-        reserve_phi(m_.reg(input).type, id, kNone);
+        reserve_phi(m_.reg(input).type, id, kNone, m_.reg(input).precision);
         mc_.reg_ids[input.index()] = id;
       }
     }
     if (ssa_)
-      for (const auto& [var, id] : ssa_->phis_at(n)) reserve_phi(ssa_types_[var], id, var);
+      for (const auto& [var, id] : ssa_->phis_at(n)) reserve_phi(ssa_types_[var], id, var, ssa_precisions_[var]);
     if (n == 0) {
       for (const Local& l : locals_) {
         if (l.is_param && !l.pointer_param && l.ssa_index == kNone)

@@ -106,6 +106,8 @@ class FunctionEmitter {
   void emit_atomic(const ir::Instruction& inst);
   void emit_image_atomic(const ir::Instruction& inst);
   void set_result(const ir::Instruction& inst, std::uint32_t id);
+  // RelaxedPrecision on `id`, made by `inst`, when the result's precision asks for it.
+  void relax_made(const ir::Instruction& inst, std::uint32_t id);
 
   // Helpers producing a value in the current block.
   std::uint32_t op(spv::Op o, std::uint32_t type, std::initializer_list<std::uint32_t> args);
@@ -134,10 +136,12 @@ class FunctionEmitter {
   std::vector<std::uint32_t> local_slot_;   // per VariableId: index into locals_ + 1, 0 = none
   std::vector<ir::VariableId> implicit_locals_;  // used but never declared: live from the entry
   std::vector<ir::TypeId> ssa_types_;            // per ssa index: the variable's value type
+  std::vector<ir::Precision> ssa_precisions_;    // per ssa index: the variable's precision
 
   Words vars_;   // OpVariables of the entry block
   Words body_;   // the entry block's code, then the other blocks
   std::uint32_t current_node_ = kNone;
+  std::uint32_t result_floor_ = 0;             // ids from here on were made by the current instruction
   std::vector<std::uint32_t> labels_;          // per node
   std::vector<std::uint32_t> edge_values_;     // per node: id its Branch hands to a merge input
 

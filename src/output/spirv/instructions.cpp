@@ -22,6 +22,7 @@ bool literal_at(const ir::Instruction& inst, std::size_t i) {
 
 void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
   const ir::OpcodeInfo& info = ir::info(inst.opcode);
+  result_floor_ = mc_.bound();
   if (inst.operands.size() < info.min_operands)
     return mc_.fail(fmt::format("'{}': {} has too few operands", f_.name.text, info.name));
   switch (info.family) {
@@ -347,6 +348,8 @@ void FunctionEmitter::emit_increment(const ir::Instruction& inst) {
   const std::uint32_t new_value =
       arith(up ? ir::Opcode::Add : ir::Opcode::Sub, t, old_value, mc_.splat_constant(t, one_bits));
   store(p, new_value);
+  relax_made(inst, old_value);  // glslang decorates the load and the add alike
+  relax_made(inst, new_value);
   const bool prefix = inst.opcode == ir::Opcode::PrefixIncrement || inst.opcode == ir::Opcode::PrefixDecrement;
   set_result(inst, prefix ? new_value : old_value);
 }

@@ -43,6 +43,15 @@ void FunctionEmitter::set_result(const ir::Instruction& inst, std::uint32_t id) 
   if (!inst.result.valid()) return;
   if (inst.result.index() >= mc_.reg_ids.size()) return mc_.fail("an instruction's result register does not exist");
   mc_.reg_ids[inst.result.index()] = id;
+  relax_made(inst, id);
+}
+
+void FunctionEmitter::relax_made(const ir::Instruction& inst, std::uint32_t id) {
+  // Only a value this instruction made takes its precision: not a constant
+  // it folded to, nor a value it forwards (a promoted variable's load).
+  if (!inst.result.valid() || inst.result.index() >= m_.register_count()) return;
+  const ir::RegisterInfo& r = m_.reg(inst.result);
+  if (id >= result_floor_ && !mc_.constant_info(id) && !mc_.is_undef(id, r.type)) mc_.relax(id, r.precision, r.type);
 }
 
 std::uint32_t FunctionEmitter::value(ir::Operand operand) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ir/typing.h"
+#include "ir/workgroup_size.h"
 #include "output/spirv/context.h"
 #include "output/spirv/function_emitter.h"
 #include "output/spirv/references.h"
@@ -158,6 +159,7 @@ void ModuleEmitter::emit_globals() {
     mc_.global_ids[v.index()] = id;
     mc_.global_flavours[v.index()] = flavour;
     mc_.name(id, var.name.text);
+    mc_.relax(id, var.precision, pt.element);
     decorate_global(v, id);
   }
 }
@@ -243,6 +245,9 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     mc_.require(spv::Capability::SampleRateShading);
   }
   if (d.invariant) mc_.decorate(id, spv::Decoration::Invariant);
+  if (d.xfb_buffer) mc_.decorate(id, spv::Decoration::XfbBuffer, {*d.xfb_buffer});
+  if (d.xfb_stride) mc_.decorate(id, spv::Decoration::XfbStride, {*d.xfb_stride});
+  if (d.xfb_offset) mc_.decorate(id, spv::Decoration::Offset, {*d.xfb_offset});
   if (resource || pt.storage == ir::StorageClass::Workgroup) {
     if (d.readonly) mc_.decorate(id, spv::Decoration::NonWritable);
     if (d.writeonly) mc_.decorate(id, spv::Decoration::NonReadable);
@@ -285,8 +290,17 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
     if (shader.early_fragment_tests) mode(spv::ExecutionMode::EarlyFragmentTests);
     if (shader.depth_replacing) mode(spv::ExecutionMode::DepthReplacing);
   }
+  if (shader.transform_feedback) {
+    mc_.require(spv::Capability::TransformFeedback);
+    mode(spv::ExecutionMode::Xfb);
+  }
   if (shader.stage == ir::ShaderStage::Compute)
     mode(spv::ExecutionMode::LocalSize, {shader.local_size[0], shader.local_size[1], shader.local_size[2]});
+  // As glslang: a specialized size is the WorkgroupSize built-in, which
+  // overrides LocalSize (LocalSizeId would need SPIR-V 1.2).
+  if (ir::has_specialized_workgroup_size(shader))
+    mc_.decorate(mc_.workgroup_size_constant(shader), spv::Decoration::BuiltIn,
+                 {static_cast<std::uint32_t>(spv::BuiltIn::WorkgroupSize)});
 }
 
 std::vector<std::uint32_t> ModuleEmitter::assemble() {

@@ -177,7 +177,7 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       const std::uint32_t id = new_id();
       if (ty.kind == ir::TypeKind::Array) {
         if (ty.count == 0) fail(fmt::format("array type t{} has no elements", t.index()));
-        const std::uint32_t length = uint_constant(ty.count);
+        const std::uint32_t length = ty.length.valid() ? constant(ty.length) : uint_constant(ty.count);
         globals.op(spv::Op::OpTypeArray, {id, element, length});
       } else {
         globals.op(spv::Op::OpTypeRuntimeArray, {id, element});
@@ -198,6 +198,8 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       name(id, ty.name);
       for (std::uint32_t i = 0; i < ty.members.size(); ++i) member_name(id, i, ty.members[i].name);
       if (is_laid_out(f)) decorate_struct_layout(t, f, id);
+      for (std::uint32_t i = 0; i < ty.members.size() && !is_laid_out(f); ++i)
+        if (ty.members[i].xfb_offset) member_decorate(id, i, spv::Decoration::Offset, {*ty.members[i].xfb_offset});
       if (ty.is_block) {
         const bool buffer_block = (f & kBufferBit) != 0;
         decorate(id, buffer_block ? spv::Decoration::BufferBlock : spv::Decoration::Block);

@@ -125,6 +125,30 @@ TEST_CASE("statements after return, break, continue and discard are dropped") {
   CHECK(testing::count(m, Opcode::Store) == 0);
 }
 
+TEST_CASE("inputs and outputs named only by dead statements stay declared") {
+  // corpus glsl/automap/spv.always-discard2.frag: gl_FragColor is written
+  // only after the discard; glslang's SPIR-V still has it as output 0. The
+  // built-ins are not linker objects: only the dead statement names them.
+  const Module m = testing::compile_valid(R"(#version 140
+in vec2 tex_coord;
+void main() {
+  vec4 color = vec4(tex_coord, 0.0, 1.0);
+  discard;
+  gl_FragColor = color + gl_FragCoord;
+}
+)");
+  std::vector<std::string> inputs, outputs;
+  for (VariableId v : m.globals()) {
+    const Variable& var = m.variable(v);
+    const std::string what = var.decorations.built_in.empty() ? var.name.text : var.decorations.built_in;
+    if (m.type(var.type).storage == StorageClass::Input) inputs.push_back(what);
+    if (m.type(var.type).storage == StorageClass::Output && var.decorations.location == 0u) outputs.push_back(what);
+  }
+  CHECK(inputs == std::vector<std::string>{"tex_coord", "FragCoord"});
+  CHECK(outputs.size() == 1);
+  CHECK(testing::count(m, Opcode::Store) == 1);  // color's initializer; the dead one is dropped
+}
+
 TEST_CASE("an if whose branches all leave has an unreachable merge block") {
   const Module m = testing::compile_valid(
       fragment("color = vec4(f());", "float f() { if (a > 0.0) return 1.0; else return 2.0; }"));

@@ -77,9 +77,8 @@ TEST_CASE("corpus: glslang's test shaders build valid IR or are refused by name"
                                    << 100.0 * static_cast<double>(tally.built) / static_cast<double>(tally.total)
                                    << "%)");
   REQUIRE(tally.total == 151);
-  // docs/glsl.md explains each refusal; most need IR features (transform
-  // feedback, specialization-constant array sizes and workgroup sizes).
-  CHECK(static_cast<double>(tally.built) >= 0.90 * static_cast<double>(tally.total));
+  // docs/glsl.md explains each of the 4 refusals (147 of 151 build).
+  CHECK(static_cast<double>(tally.built) >= 0.97 * static_cast<double>(tally.total));
 }
 
 TEST_CASE("corpus: GraphicsFuzz fragment shaders build valid IR", "[corpus]") {

@@ -7,16 +7,12 @@
 using namespace sluice;
 using namespace sluice::ir;
 
+using testing::pointee_type;
+using testing::variable_named;
+
 namespace {
 
-const Variable* variable_named(const Module& m, std::string_view name) {
-  for (std::uint32_t i = 0; i < m.variable_count(); ++i)
-    if (m.variable(VariableId(i)).name.text == name) return &m.variable(VariableId(i));
-  return nullptr;
-}
-
 StorageClass storage_of(const Module& m, const Variable& v) { return m.type(v.type).storage; }
-const Type& pointee_type(const Module& m, const Variable& v) { return m.type(m.type(v.type).element); }
 
 }  // namespace
 

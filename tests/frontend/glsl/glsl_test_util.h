@@ -57,6 +57,16 @@ inline Diagnostic compile_unsupported(std::string_view source, std::string_view 
   return d;
 }
 
+inline const ir::Variable* variable_named(const ir::Module& m, std::string_view name) {
+  for (std::uint32_t i = 0; i < m.variable_count(); ++i)
+    if (m.variable(ir::VariableId(i)).name.text == name) return &m.variable(ir::VariableId(i));
+  return nullptr;
+}
+
+inline const ir::Type& pointee_type(const ir::Module& m, const ir::Variable& v) {
+  return m.type(m.type(v.type).element);
+}
+
 inline const ir::Function& function_named(const ir::Module& m, std::string_view name) {
   for (std::uint32_t i = 0; i < m.function_count(); ++i)
     if (m.function(ir::FunctionId(i)).name.text == name) return m.function(ir::FunctionId(i));

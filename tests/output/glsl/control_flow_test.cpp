@@ -34,7 +34,7 @@ TEST_CASE("a loop without continue block is a while loop") {
   s.b.set_block(loop.condition);
   s.end(Opcode::LoopIf, s.op(Opcode::LessThan, {s.load(i), s.load(s.n)}));
   s.b.set_block(loop.body);
-  s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+  s.add_to(acc, s.x);
   s.op(Opcode::PostfixIncrement, {i});
   s.end(Opcode::Continue);
   s.b.set_block(loop.merge);
@@ -72,7 +72,7 @@ TEST_CASE("a continue block that is not one expression runs before every continu
   s.b.set_block(sw.cases[1]);
   s.end(Opcode::Break);
   s.b.set_block(sw.merge);
-  s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+  s.add_to(acc, s.x);
   s.end(Opcode::Continue);
   s.b.set_block(loop.merge);
   s.write_color(s.load(acc));
@@ -101,7 +101,7 @@ TEST_CASE("a continue block of expression statements becomes the for step") {
   s.store(j, s.op(Opcode::Sub, {s.load(j), s.i(2)}));
   s.end(Opcode::Continue);
   s.b.set_block(loop.body);
-  s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+  s.add_to(acc, s.x);
   s.end(Opcode::Continue);
   s.b.set_block(loop.merge);
   s.write_color(s.op(Opcode::Add, {s.load(acc), must(s.b.construct(Opcode::ConstructScalarFromScalar, kFloat, {s.load(j)}))}));
@@ -154,7 +154,7 @@ TEST_CASE("do-loops: a plain condition is do/while, one with statements runs bef
       s.b.set_block(odd.true_block);
       s.end(Opcode::Continue);
       s.b.set_block(odd.merge);
-      s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+      s.add_to(acc, s.x);
       s.end(Opcode::Continue);
       s.b.set_block(loop.continue_block);
       s.op(Opcode::PrefixIncrement, {i});
@@ -302,7 +302,7 @@ TEST_CASE("nested loops keep their own continue blocks") {
   s.b.set_block(skip.true_block);
   s.end(Opcode::Continue);
   s.b.set_block(skip.merge);
-  s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+  s.add_to(acc, s.x);
   s.end(Opcode::Continue);
   s.b.set_block(inner.merge);
   s.end(Opcode::Continue);

@@ -55,7 +55,7 @@ Module nested_loops(int depth) {
     merges.push_back(loop.merge);
     s.b.set_block(loop.body);
   }
-  s.store(acc, s.op(Opcode::Add, {s.load(acc), s.load(s.x)}));
+  s.add_to(acc, s.x);
   s.end(Opcode::Continue);
   for (int k = depth - 1; k >= 0; --k) {
     s.b.set_block(merges[k]);

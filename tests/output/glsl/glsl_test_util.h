@@ -43,6 +43,19 @@ inline std::string emit_and_compile(const ir::Module& m, const glsl_out::Options
   return *text;
 }
 
+// A struct member set field by field, so that tests keep compiling when
+// StructMember gains fields.
+inline ir::StructMember struct_member(std::string name, ir::TypeId type, std::optional<std::uint32_t> offset = {},
+                                      ir::MatrixLayout layout = ir::MatrixLayout::Default, std::string built_in = {}) {
+  ir::StructMember m;
+  m.name = std::move(name);
+  m.type = type;
+  m.offset = offset;
+  m.matrix_layout = layout;
+  m.built_in = std::move(built_in);
+  return m;
+}
+
 // Position of `needle` in `text`, failing the test when it is missing.
 inline std::size_t position_of(const std::string& text, const std::string& needle) {
   const std::size_t at = text.find(needle);

@@ -39,6 +39,11 @@ struct ShaderBuilder {
   ir::RegisterId splat(ir::Operand scalar) {
     return must(b.construct(ir::Opcode::ConstructVectorFromScalar, ir::predefined::kVec4, {scalar}));
   }
+  // `v += *p` as a GLSL front end lowers it: *p is read before v.
+  void add_to(ir::VariableId v, ir::Operand p) {
+    const ir::RegisterId value = load(p);
+    store(v, op(ir::Opcode::Add, {load(v), value}));
+  }
   // color = vec4(value)
   void write_color(ir::Operand scalar) { store(color, splat(scalar)); }
 };

@@ -181,7 +181,7 @@ Module fragment_module() {
   ok(b.construct(Opcode::ConstructVectorFromVector, kVec2, {v.iv2}));
   ok(b.construct(Opcode::ConstructVectorFromVector, kUVec2, {v.bv2}));
   ok(b.construct(Opcode::Bitcast, kIVec2, {ok(b.construct(Opcode::ConstructVectorFromVector, kUVec2, {v.iv2}))}));
-  const TypeId pair = m.intern(Type::make_struct("Pair", {StructMember{"x", kFloat, {}, {}, {}}, StructMember{"m", kMat2, {}, {}, {}}}));
+  const TypeId pair = m.intern(Type::make_struct("Pair", {testing::member("x", kFloat), testing::member("m", kMat2)}));
   RegisterId s = ok(b.construct(Opcode::ConstructStruct, pair, {v.f, m2}));
   const TypeId arr3 = m.array_type(kFloat, 3);
   RegisterId arr = ok(b.construct(Opcode::ConstructArray, arr3, {v.f, v.f, v.f}));
@@ -279,8 +279,8 @@ Module compute_module() {
   Builder b(m);
   const TypeId data = m.intern(Type::make_struct(
       "Counters",
-      {StructMember{"n", kInt, {}, {}, {}}, StructMember{"u", kUint, {}, {}, {}},
-       StructMember{"rest", m.intern(Type::make_unsized_array(kInt)), {}, {}, {}}},
+      {testing::member("n", kInt), testing::member("u", kUint),
+       testing::member("rest", m.intern(Type::make_unsized_array(kInt)))},
       true, BlockLayout::Std430));
   VariableId buffer = b.add_global({"counters", NameSource::Interface}, data, StorageClass::StorageBuffer, Precision::None, binding(0));
   VariableId shared = b.add_global({"shared", NameSource::Internal}, m.array_type(kInt, 64), StorageClass::Workgroup);

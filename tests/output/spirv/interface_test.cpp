@@ -39,15 +39,9 @@ std::vector<testing::Emitted> emit_everywhere(const Module& m) {
   return out;
 }
 
-StructMember member(std::string name, TypeId type, MatrixLayout layout = MatrixLayout::Default) {
-  StructMember sm;
-  sm.name = std::move(name);
-  sm.type = type;
-  sm.matrix_layout = layout;
-  return sm;
-}
-
 }  // namespace
+
+using testing::member;
 
 TEST_CASE("std140 uniform block: offsets, strides, matrices, bools, whole-struct copies") {
   Module m(ShaderStage::Fragment);

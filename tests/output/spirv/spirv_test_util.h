@@ -42,6 +42,17 @@ inline Emitted emit_checked(const ir::Module& m, const spirv::Options& options =
   return {std::move(*words), std::move(*text)};
 }
 
+// A struct member; the fields not given keep their defaults, so tests need
+// no edit when StructMember grows.
+inline ir::StructMember member(std::string name, ir::TypeId type,
+                               ir::MatrixLayout layout = ir::MatrixLayout::Default) {
+  ir::StructMember sm;
+  sm.name = std::move(name);
+  sm.type = type;
+  sm.matrix_layout = layout;
+  return sm;
+}
+
 // Every target environment, for tests that validate a module on each.
 inline std::vector<spirv::TargetEnv> all_targets() {
   std::vector<spirv::TargetEnv> out;

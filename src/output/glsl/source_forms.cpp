@@ -1,0 +1,175 @@
+// The two searches of source_forms.h, each one pass over a function's
+// reachable blocks that looks at the instructions just before (splats) or
+// just after (copies back) an operation.
+#include "output/glsl/source_forms.h"
+
+#include <optional>
+#include <unordered_map>
+
+#include "ir/typing.h"
+
+namespace sluice::glsl_out {
+
+using ir::BlockId;
+using ir::Opcode;
+using ir::RegisterId;
+
+namespace {
+
+// Operand positions (a bit mask) where GLSL takes a scalar in place of the
+// vector; `all`: every one of them is a scalar, else exactly one.
+struct SplatRule {
+  std::uint8_t positions = 0;
+  bool all = false;
+};
+
+std::optional<SplatRule> splat_rule(const ir::Module& m, const ir::Instruction& inst) {
+  switch (inst.opcode) {
+    case Opcode::Mul:
+      // Float vectors times scalars are VectorTimesScalar, never a splat.
+      if (ir::component_kind(m, m.reg(inst.result).type) == ir::ScalarKind::Float) return std::nullopt;
+      [[fallthrough]];
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Div:
+    case Opcode::IMod:
+    case Opcode::BitwiseAnd:
+    case Opcode::BitwiseOr:
+    case Opcode::BitwiseXor: return SplatRule{0b11, false};
+    case Opcode::Mod:
+    case Opcode::Min:
+    case Opcode::Max: return SplatRule{0b10, true};
+    case Opcode::Step: return SplatRule{0b01, true};
+    case Opcode::Clamp: return SplatRule{0b110, true};
+    case Opcode::Mix: return SplatRule{0b100, true};
+    case Opcode::Smoothstep: return SplatRule{0b011, true};
+    default: return std::nullopt;
+  }
+}
+
+bool writes_through_temporaries(Opcode op) {
+  switch (op) {
+    case Opcode::Call:
+    case Opcode::Modf:
+    case Opcode::Frexp:
+    case Opcode::UaddCarry:
+    case Opcode::UsubBorrow:
+    case Opcode::UmulExtended:
+    case Opcode::ImulExtended: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::span<const BlockId> reachable,
+                          RegisterFacts& regs) {
+  const ir::Module& m = ctx.m;
+  for (BlockId id : reachable) {
+    const ir::Block& b = f.block(id);
+    for (std::size_t k = 0; k < b.instructions.size(); ++k) {
+      const ir::Instruction& inst = b.instructions[k];
+      if (!inst.result.valid()) continue;
+      const auto rule = splat_rule(m, inst);
+      if (!rule) continue;
+      // The splat of operand p, if it is one that GLSL lets go unwritten.
+      auto splat_of = [&](std::size_t p) -> std::optional<RegisterId> {
+        const ir::Operand o = inst.operands[p];
+        if (!o.is_register()) return std::nullopt;
+        const Site& d = regs.def[o.value()];
+        if (d.block != id || d.index < 0) return std::nullopt;
+        const ir::Instruction& c = b.instructions[d.index];
+        if (c.opcode != Opcode::ConstructVectorFromScalar || !c.operands[0].is_register() ||
+            m.reg(o.as_register()).type != m.reg(inst.result).type || regs.uses[o.value()] != 1)
+          return std::nullopt;
+        return o.as_register();
+      };
+      // Right before the operation, in operand order: for `v op s` the
+      // splat made last (an earlier one was written in the source).
+      std::vector<RegisterId> splats;
+      for (std::size_t p = 0; p < inst.operands.size() && p < 8; ++p) {
+        if (!(rule->positions & (1u << p))) continue;
+        const auto s = splat_of(p);
+        if (s) splats.push_back(*s);
+        if (rule->all && !s) splats.clear();
+        if (rule->all && !s) break;
+      }
+      if (!rule->all && splats.size() == 2)
+        splats.erase(regs.def[splats[0].index()].index + 1 == static_cast<std::int32_t>(k) ? splats.begin() + 1
+                                                                                          : splats.begin());
+      if (splats.empty()) continue;
+      bool in_place = true;
+      for (std::size_t i = 0; i < splats.size(); ++i)
+        in_place = in_place && regs.def[splats[i].index()].index == static_cast<std::int32_t>(k - splats.size() + i);
+      if (!in_place) continue;
+      for (RegisterId s : splats) regs.implicit_splat[s.index()] = 1;
+    }
+  }
+}
+
+void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std::span<const BlockId> reachable,
+                              RegisterFacts& regs, VariableFacts& vars) {
+  auto is_local = [&](ir::Operand o) {
+    if (!o.is_variable() || ctx.is_global[o.value()]) return false;
+    for (const ir::FunctionParam& p : f.params)
+      if (p.variable == o.as_variable()) return false;
+    return true;
+  };
+  std::unordered_map<std::uint32_t, std::uint32_t> variable_uses;
+  for (BlockId id : reachable)
+    for (const ir::Instruction& inst : f.block(id).instructions)
+      for (const ir::Operand& o : inst.operands)
+        if (is_local(o)) ++variable_uses[o.value()];
+  auto load_of = [&](ir::Operand value, const ir::Block& b, BlockId id) -> const ir::Instruction* {
+    if (!value.is_register() || regs.uses[value.value()] != 1) return nullptr;
+    const Site& d = regs.def[value.value()];
+    if (d.block != id || d.index < 0 || b.instructions[d.index].opcode != Opcode::Load) return nullptr;
+    return &b.instructions[d.index];
+  };
+  for (BlockId id : reachable) {
+    const ir::Block& b = f.block(id);
+    for (std::size_t k = 0; k < b.instructions.size(); ++k) {
+      const ir::Instruction& call = b.instructions[k];
+      if (!writes_through_temporaries(call.opcode)) continue;
+      std::size_t next = k + 1;  // the next copy back
+      for (const ir::Operand& t : call.operands) {
+        if (!is_local(t) || next + 1 >= b.instructions.size()) continue;
+        const ir::Instruction& load = b.instructions[next];
+        const ir::Instruction& store = b.instructions[next + 1];
+        if (load.opcode != Opcode::Load || load.operands[0] != t || store.opcode != Opcode::Store ||
+            store.operands[1] != ir::Operand(load.result) || store.operands[0] == t ||
+            regs.uses[load.result.index()] != 1)
+          continue;  // passed directly
+        next += 2;
+        const ir::Operand target = store.operands[0];
+        std::uint32_t uses = variable_uses[t.value()];
+        // The copy in: Store T (Load P) with nothing effectful but other
+        // copies in between it and the call.
+        std::optional<std::size_t> copy_in;
+        for (std::size_t i = k; i-- > 0;) {
+          const ir::Instruction& s = b.instructions[i];
+          if (s.opcode == Opcode::Store && s.operands[0] == t) {
+            const ir::Instruction* in = load_of(s.operands[1], b, id);
+            if (in && in->operands[0] == target) copy_in = i;
+            break;
+          }
+          const bool other_copy_in = s.opcode == Opcode::Store && is_local(s.operands[0]) &&
+                                     load_of(s.operands[1], b, id) != nullptr;
+          if (ir::info(s.opcode).has_side_effects && !other_copy_in) break;
+        }
+        if (uses != (copy_in ? 3u : 2u)) continue;
+        if (target.is_register()) {
+          const Site& d = regs.def[target.value()];
+          if (!d.block.valid() || (d.block == id && d.index >= static_cast<std::int32_t>(copy_in.value_or(k))))
+            continue;
+        }
+        vars.argument_target[t.value()] = target;
+        vars.declared[t.value()] = 1;
+        regs.folded[load.result.index()] = 1;
+        if (copy_in) regs.folded[b.instructions[*copy_in].operands[1].value()] = 1;
+      }
+    }
+  }
+}
+
+}  // namespace sluice::glsl_out

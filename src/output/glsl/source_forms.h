@@ -1,0 +1,34 @@
+// Lowerings whose GLSL source form is shorter than their IR, found so that
+// the output writes the source form (and a GLSL front end, reading it,
+// lowers it to the same IR again):
+//
+//  - implicit splats: GLSL lets a scalar stand for a vector in `v + s`,
+//    `v % s`, `min(v, s)`, `clamp(v, lo, hi)`, `mix(a, b, t)`, `step(e, v)`
+//    and `smoothstep(e0, e1, v)`; the IR makes it a vector with
+//    ConstructVectorFromScalar after evaluating every operand, right
+//    before the operation. Such a construct is spelled as its scalar.
+//  - copy-back arguments: an out or inout argument that is not a plain
+//    local goes through a temporary T: [Store T (Load P)], the call or
+//    built-in with T, then Load T and Store P for each such argument in
+//    order. With nothing effectful between the copy-in and the call, and T
+//    used nowhere else, the call is written with P in T's place and the
+//    copies are not written (GLSL's own copy-in/copy-out semantics).
+#pragma once
+
+#include <span>
+
+#include "output/glsl/analysis.h"
+
+namespace sluice::glsl_out {
+
+// Sets regs.implicit_splat. Needs regs.def and the plain use counts.
+void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
+                          RegisterFacts& regs);
+
+// Sets regs.folded for the copies' Loads, vars.argument_target for each
+// temporary and marks the temporaries declared (they are never written).
+// Needs regs.def and the plain use counts.
+void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
+                              RegisterFacts& regs, VariableFacts& vars);
+
+}  // namespace sluice::glsl_out
