@@ -301,8 +301,10 @@ std::string precision_prefix(const EmitContext& ctx, TypeId t, ir::Precision p, 
   }
   const auto kind = ir::component_kind(ctx.m, base);
   if (!kind || *kind == ir::ScalarKind::Bool) return "";  // bool, structs: no precision
-  // Desktop GLSL: highp is what every declaration gets anyway.
-  if (!ctx.es) return variable && p != ir::Precision::High ? precision_word(p) : "";
+  // Desktop GLSL: highp is what every declaration gets anyway; lowp and
+  // mediump stay, on temporaries too, because glslang turns them into
+  // RelaxedPrecision there as well and drivers then compute in fp16.
+  if (!ctx.es) return p == ir::Precision::Low || p == ir::Precision::Medium ? precision_word(p) : "";
   const ir::Precision fallback = *kind == ir::ScalarKind::Float ? ctx.default_float : ctx.default_int;
   return p == fallback ? "" : precision_word(p);
 }

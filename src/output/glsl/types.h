@@ -32,8 +32,8 @@ std::string declarator(EmitContext& ctx, ir::TypeId t, std::string_view name);
 
 // "mediump " or "" for a declaration of type `t`. GLSL ES states what
 // differs from the header's defaults (and always a precision for opaque
-// types); GLSL 4.50 keeps the IR's precision on variables, parameters and
-// return types (`variable`) and none on temporaries.
+// types); GLSL 4.50 states lowp and mediump wherever the IR has them
+// (`variable` matters only for opaque types there).
 std::string precision_prefix(const EmitContext& ctx, ir::TypeId t, ir::Precision p, bool variable);
 
 // GLSL ES: sets ctx.default_float / default_int to the precisions most
