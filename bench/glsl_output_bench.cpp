@@ -24,10 +24,13 @@
 #include <vector>
 
 #include "frontend/glsl/glsl_frontend.h"
+#include "module_size.h"
 #include "ir/builder.h"
 #include "output/glsl/glsl_output.h"
 
 namespace {
+
+using sluice::bench::instruction_count;
 
 using namespace sluice;
 
@@ -35,13 +38,6 @@ struct Compiled {
   ir::Module module;
   glsl_out::Options options;
 };
-
-std::size_t instruction_count(const ir::Module& m) {
-  std::size_t n = 0;
-  for (std::uint32_t f = 0; f < m.function_count(); ++f)
-    for (const auto& b : m.function(ir::FunctionId(f)).blocks) n += b.instructions.size();
-  return n;
-}
 
 std::vector<Compiled> load(const std::vector<std::pair<std::string, bool>>& dirs) {
   std::vector<Compiled> out;

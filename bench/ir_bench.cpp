@@ -17,10 +17,13 @@
 #include <string>
 
 #include "ir/builder.h"
+#include "module_size.h"
 #include "ir/dump.h"
 #include "validator/validator.h"
 
 namespace {
+
+using sluice::bench::instruction_count;
 
 using namespace sluice;
 using namespace sluice::ir;
@@ -143,13 +146,6 @@ class SyntheticShader {
   VariableId uv_, tint_, scale_, out_, acc_, counter_;
   ConstantId half_, ten_;
 };
-
-std::size_t instruction_count(const Module& m) {
-  std::size_t n = 0;
-  for (std::uint32_t f = 0; f < m.function_count(); ++f)
-    for (const Block& b : m.function(FunctionId(f)).blocks) n += b.instructions.size();
-  return n;
-}
 
 // Bytes the per-instruction tables hold, from their capacities: the block
 // instruction vectors (with operand lists that spilled to the heap), the

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/lambdav/generators.h"
+#include "module_size.h"
 #include "frontend/lambdav/lambdav.h"
 #include "validator/validator.h"
 
@@ -31,9 +32,7 @@ void compile_to_validated_ir(benchmark::State& state) {
       return;
     }
     nodes = r.stats.nodes;
-    instructions = 0;
-    for (std::uint32_t f = 0; f < r.module->function_count(); ++f)
-      for (const auto& block : r.module->function(ir::FunctionId(f)).blocks) instructions += block.instructions.size();
+    instructions = sluice::bench::instruction_count(*r.module);
     benchmark::DoNotOptimize(r.module);
   }
   state.counters["nodes"] = static_cast<double>(nodes);

@@ -12,20 +12,16 @@
 #include <string>
 
 #include "frontend/lambdav/generators.h"
+#include "module_size.h"
 #include "frontend/lambdav/lambdav.h"
 #include "output/spirv/spirv_output.h"
 #include "transform/pass_manager.h"
 
 namespace {
 
-using namespace sluice;
+using sluice::bench::instruction_count;
 
-std::size_t instruction_count(const ir::Module& m) {
-  std::size_t n = 0;
-  for (std::uint32_t f = 0; f < m.function_count(); ++f)
-    for (const auto& block : m.function(ir::FunctionId(f)).blocks) n += block.instructions.size();
-  return n;
-}
+using namespace sluice;
 
 template <std::string (*Generate)(std::size_t)>
 void emit_lambdav_program(benchmark::State& state) {

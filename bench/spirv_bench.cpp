@@ -12,9 +12,12 @@
 #include <stdexcept>
 
 #include "ir/builder.h"
+#include "module_size.h"
 #include "output/spirv/spirv_output.h"
 
 namespace {
+
+using sluice::bench::instruction_count;
 
 using namespace sluice;
 using namespace sluice::ir;
@@ -24,13 +27,6 @@ template <class T>
 T must(Result<T> r) {
   if (!r) throw std::runtime_error(r.error());
   return std::move(*r);
-}
-
-std::size_t instruction_count(const Module& m) {
-  std::size_t n = 0;
-  for (std::uint32_t f = 0; f < m.function_count(); ++f)
-    for (const Block& b : m.function(FunctionId(f)).blocks) n += b.instructions.size();
-  return n;
 }
 
 // A fragment shader of about `target` IR instructions.

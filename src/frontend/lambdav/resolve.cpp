@@ -277,18 +277,18 @@ class Resolver {
   // Whether an expression's value is syntactically a function literal,
   // following let bodies and if branches (an explicit stack: no recursion).
   bool returns_function_literal(NodeId body) const {
-    std::vector<NodeId> todo{body};
-    while (!todo.empty()) {
-      const NodeId e = todo.back();
-      todo.pop_back();
+    std::vector<NodeId> pending{body};
+    while (!pending.empty()) {
+      const NodeId e = pending.back();
+      pending.pop_back();
       if (node(e).kind != NodeKind::List) continue;
       const Form f = res_.info[e].form;
       const auto items = ast_.items(e);
       if (f == Form::Func || f == Form::RecFunc) return true;
-      if (f == Form::Let && items.size() == 3) todo.push_back(items[2]);
+      if (f == Form::Let && items.size() == 3) pending.push_back(items[2]);
       if (f == Form::If && items.size() == 4) {
-        todo.push_back(items[2]);
-        todo.push_back(items[3]);
+        pending.push_back(items[2]);
+        pending.push_back(items[3]);
       }
     }
     return false;
