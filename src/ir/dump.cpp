@@ -81,6 +81,7 @@ std::string describe(const Module& m, const Type& t) {
       std::vector<std::string> members;
       for (const auto& mem : t.members) {
         std::vector<std::string> ma;
+        if (mem.precision != Precision::None) ma.push_back(to_string(mem.precision));
         if (mem.offset) ma.push_back(fmt::format("offset={}", *mem.offset));
         if (mem.xfb_offset) ma.push_back(fmt::format("xfb_offset={}", *mem.xfb_offset));
         if (mem.matrix_layout == MatrixLayout::RowMajor) ma.push_back("row_major");

@@ -206,7 +206,9 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
         if (!attributes(c, mattrs)) return false;
       }
       for (const Attribute& a : mattrs) {
-        if (a.name == "offset") {
+        if (auto p = precision_from_word(a.name); p && !a.value) {
+          m.precision = *p;
+        } else if (a.name == "offset") {
           std::uint32_t offset = 0;
           if (!attribute_number(a, c.line(), offset)) return false;
           m.offset = offset;
@@ -222,8 +224,8 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
           m.built_in = std::string(*a.value);
         } else {
           return fail(c.line(), a.column,
-                      fmt::format("unknown member attribute '{}'; expected offset=N, xfb_offset=N, row_major, "
-                                  "column_major or builtin=B",
+                      fmt::format("unknown member attribute '{}'; expected lowp, mediump, highp, offset=N, "
+                                  "xfb_offset=N, row_major, column_major or builtin=B",
                                   a.name));
         }
       }

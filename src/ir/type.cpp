@@ -30,6 +30,7 @@ std::size_t hash_value(const Type& t) {
   for (const auto& m : t.members) {
     combine(h, m.type.index());
     combine(h, std::hash<std::string>{}(m.name));
+    combine(h, static_cast<std::size_t>(m.precision));
   }
   combine(h, static_cast<std::size_t>(t.image.dim));
   combine(h, static_cast<std::size_t>(t.image.sampled_type));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/ids.h"
+#include "ir/precision.h"
 
 namespace sluice::ir {
 
@@ -68,6 +69,9 @@ struct StructMember {
   // Built-in for members of built-in blocks (gl_PerVertex); empty otherwise.
   std::string built_in;
   std::optional<std::uint32_t> xfb_offset{};  // layout(xfb_offset = N) of an output block member
+  // The member's declared precision (GLSL's qualifier or default); the SPIR-V
+  // output decorates lowp/mediump members RelaxedPrecision, as glslang does.
+  Precision precision = Precision::None;
 
   friend bool operator==(const StructMember&, const StructMember&) = default;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/ids.h"
+#include "ir/precision.h"
 
 namespace sluice::ir {
 
@@ -20,8 +21,6 @@ struct Name {
   NameSource source = NameSource::Temporary;
   friend bool operator==(const Name&, const Name&) = default;
 };
-
-enum class Precision : std::uint8_t { None, Low, Medium, High };
 
 enum class Interpolation : std::uint8_t { Smooth, Flat, NoPerspective };
 
@@ -74,7 +73,6 @@ struct FunctionParam {
   ParamDirection direction = ParamDirection::In;
 };
 
-const char* to_string(Precision p);
 const char* to_string(ParamDirection d);
 const char* to_string(NameSource s);
 

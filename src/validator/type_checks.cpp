@@ -29,7 +29,7 @@ bool enums_in_range(const Type& t) {
       t.image.sampled_type > ir::ScalarKind::Bool)
     return false;
   for (const auto& member : t.members)
-    if (member.matrix_layout > ir::MatrixLayout::RowMajor) return false;
+    if (member.matrix_layout > ir::MatrixLayout::RowMajor || member.precision > ir::Precision::High) return false;
   return true;
 }
 

@@ -146,3 +146,45 @@ TEST_CASE("the parser is lenient where the dump is redundant") {
   }
   CHECK(dump(parse_or_fail(crlf, "crlf.ir")) == text);
 }
+
+TEST_CASE("a struct member's precision dumps, reads back and tells types apart") {
+  using namespace ir::predefined;
+  Module built(ShaderStage::Fragment);
+  StructMember relaxed{"scale", kFloat, 0u, MatrixLayout::Default, {}, {}, Precision::Medium};
+  StructMember low{"bias", kVec4, {}, MatrixLayout::Default, {}, {}, Precision::Low};
+  StructMember plain{"flag", kBool, {}, MatrixLayout::Default, {}, {}, Precision::None};  // bools have none
+  const TypeId block = built.intern(Type::make_struct("Params", {relaxed, low, plain}, true, BlockLayout::Std140));
+  Builder b(built);
+  b.add_global({"params", NameSource::Interface}, block, StorageClass::Uniform, Precision::None);
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  testing::must(b.terminate(Opcode::Return));
+
+  const std::string text = dump(built);
+  CHECK(text.find("t1 'scale' [mediump, offset=0], t7 'bias' [lowp], t4 'flag'}") != std::string::npos);
+  const Module parsed = parse_or_fail(text, "member_precision.ir");
+  CHECK(dump(parsed) == text);
+  check_same_module(built, parsed);
+  CHECK(parsed.type(block).members[0].precision == Precision::Medium);
+  CHECK(parsed.type(block).members[1].precision == Precision::Low);
+  CHECK(parsed.type(block).members[2].precision == Precision::None);
+
+  // The precision is part of the type: the same struct with a highp member
+  // is another type, with another hash.
+  Type highp_twin = built.type(block);
+  highp_twin.members[0].precision = Precision::High;
+  CHECK(hash_value(highp_twin) != hash_value(built.type(block)));
+  CHECK(built.intern(highp_twin) != block);
+}
+
+TEST_CASE("a member precision the parser does not know is an error") {
+  Module built(ShaderStage::Fragment);
+  built.intern(Type::make_struct("S", {StructMember{"x", predefined::kFloat, {}, MatrixLayout::Default, {}, {}, Precision::None}}));
+  const std::string text = dump(built);
+  const std::string member = "t1 'x'}";
+  REQUIRE(text.find(member) != std::string::npos);
+  std::string edited = text;
+  edited.replace(edited.find(member), member.size(), "t1 'x' [mediump=2]}");
+  const ParseResult r = parse_module(edited, "bad.ir");
+  CHECK_FALSE(r.ok());
+  CHECK(render(r.diagnostics, edited).find("unknown member attribute 'mediump'") != std::string::npos);
+}

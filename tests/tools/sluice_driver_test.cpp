@@ -295,3 +295,37 @@ TEST_CASE("sluice --version and --help") {
   CHECK_THAT(compile_help.out, Catch::Contains("--emit"));
   CHECK_THAT(compile_help.out, Catch::Contains("--output"));
 }
+
+// A reported bug: `a = b = u` through `--emit glsl -O0` was said to lose a
+// Store. The text must keep both assignments, and the IR read back from it
+// store as often as the source's IR, for each place of the chain.
+TEST_CASE("a chained assignment keeps every store through --emit glsl -O0") {
+  Scratch s;
+  for (const std::string body : {"int a; int b; a = b = u;", "int a = 1; int b; a = b = u;",
+                                 "int a; int b; if (u > 0) { a = b = u; } else { a = b = 2; }",
+                                 "int a; int b; int c; a = b = c = u; a += c;"}) {
+    const std::string source = "#version 450\nlayout(binding = 0) uniform U { int u; };\n"
+                               "layout(location = 0) out vec4 color;\nvoid main() {\n    " +
+                               body + "\n    color = vec4(a, b, 0, 1);\n}\n";
+    INFO(source);
+    const fs::path in = s.write("chain.frag", source);
+    const fs::path glsl = s.dir / "chain_out.frag";
+    const Run to_glsl = run_sluice(s, "compile " + quote(in.string()) + " --emit glsl -O0 -o " + quote(glsl.string()));
+    INFO(to_glsl.err);
+    REQUIRE(to_glsl.code == 0);
+    const std::string text = read_file(glsl.string());
+    INFO(text);
+    CHECK_THAT(text, Catch::Contains("a = b = "));
+    const Run first = run_sluice(s, "compile " + quote(in.string()) + " --emit ir -O0");
+    const Run second = run_sluice(s, "compile " + quote(glsl.string()) + " --emit ir -O0");
+    REQUIRE(first.code == 0);
+    REQUIRE(second.code == 0);
+    const auto stores = [](const std::string& dump) {
+      std::size_t n = 0;
+      for (std::size_t at = dump.find("Store "); at != std::string::npos; at = dump.find("Store ", at + 1)) ++n;
+      return n;
+    };
+    CHECK(stores(first.out) >= 3);
+    CHECK(stores(second.out) == stores(first.out));
+  }
+}

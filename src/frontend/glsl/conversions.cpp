@@ -156,26 +156,16 @@ Value Translator::constructor(const TIntermAggregate* node) {
     return v;
   };
   // Scalars and vectors making up `needed` components of kind `k`, in
-  // order; matrices give their columns, and the last argument may give
-  // more components than are left (the rest are dropped).
+  // order; matrices give their columns (only those the result takes), and
+  // the last argument may give more components than are left (the rest
+  // are dropped).
   auto pieces = [&](std::uint32_t needed, ir::ScalarKind k) {
     std::vector<ir::Operand> out;
-    std::vector<ir::Operand> flat;
-    for (ir::Operand a : args) {
-      if (ir::is_matrix(module_, type_of(a))) {
-        const ir::Type mt = module_.type(type_of(a));
-        for (std::uint32_t c = 0; c < mt.count; ++c)
-          flat.push_back(emit(Opcode::ExtractMatrixColumn, {a, int_constant(static_cast<std::int32_t>(c))}, node));
-      } else {
-        flat.push_back(a);
-      }
-    }
-    for (ir::Operand a : flat) {
-      if (needed == 0 || failed_) break;
+    auto take = [&](ir::Operand a) {
       const std::uint32_t n = ir::component_count(module_, type_of(a));
       if (n == 0) {
         unsupported(node->getLoc(), "this constructor argument");
-        break;
+        return;
       }
       ir::Operand v = coerce(a, module_.vector_type(k, n), node);
       if (n > needed) {
@@ -189,6 +179,15 @@ Value Translator::constructor(const TIntermAggregate* node) {
       }
       out.push_back(v);
       needed -= std::min(n, needed);
+    };
+    for (ir::Operand a : args) {
+      if (!ir::is_matrix(module_, type_of(a))) {
+        if (needed > 0 && !failed_) take(a);
+        continue;
+      }
+      const ir::Type mt = module_.type(type_of(a));
+      for (std::uint32_t c = 0; c < mt.count && needed > 0 && !failed_; ++c)
+        take(emit(Opcode::ExtractMatrixColumn, {a, int_constant(static_cast<std::int32_t>(c))}, node));
     }
     return out;
   };

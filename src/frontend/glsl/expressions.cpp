@@ -230,6 +230,9 @@ Value Translator::assign(TIntermBinary* node) {
   TIntermTyped* right = node->getRight();
   if (const TIntermSymbol* s = left->getAsSymbolNode(); s && try_initialize_local(s, right))
     return Value::rvalue(module_.variable(variables.at(s->getId())).initializer);
+  if (const TIntermSymbol* s = left->getAsSymbolNode()) {
+    if (auto value = try_bind_const_local(s, right)) return failed_ ? Value{} : Value::rvalue(*value);
+  }
   const ir::Operand p = lvalue(left);
   ir::Operand v = rvalue(right);
   if (failed_) return {};

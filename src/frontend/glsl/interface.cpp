@@ -175,6 +175,39 @@ bool Translator::try_initialize_local(const TIntermSymbol* s, const TIntermTyped
   return false;
 }
 
+std::optional<ir::Operand> Translator::try_bind_const_local(const TIntermSymbol* s, TIntermTyped* init) {
+  // glslang refuses a global const with a non-constant initializer, and
+  // const parameters are in `variables` already.
+  if (s->getQualifier().storage != glslang::EvqConstReadOnly || variables.contains(s->getId()) ||
+      const_locals_kept.contains(s->getId()))
+    return std::nullopt;
+  const ir::Operand v = rvalue(init);
+  const ir::TypeId t = type(s->getType(), s->getLoc());
+  if (failed_) return kNoValue;
+  const ir::Operand value = coerce(v, t, init);
+  const_values[s->getId()] = value;
+  return value;
+}
+
+void Translator::keep_case_const_locals(std::span<TIntermNode* const> case_body) {
+  std::vector<TIntermNode*> nodes(case_body.begin(), case_body.end());
+  while (!nodes.empty()) {
+    TIntermNode* n = nodes.back();
+    nodes.pop_back();
+    if (!n) continue;
+    // A declaration list is a sequence of its initializations; a `{}`
+    // block is a sequence too, and its const locals are kept as well (not
+    // needed, but harmless).
+    if (TIntermAggregate* a = n->getAsAggregate(); a && a->getOp() == glslang::EOpSequence) {
+      nodes.insert(nodes.end(), a->getSequence().begin(), a->getSequence().end());
+      continue;
+    }
+    const TIntermBinary* b = n->getAsBinaryNode();
+    const TIntermSymbol* target = b && b->getOp() == glslang::EOpAssign ? b->getLeft()->getAsSymbolNode() : nullptr;
+    if (target && target->getQualifier().storage == glslang::EvqConstReadOnly) const_locals_kept.insert(target->getId());
+  }
+}
+
 bool Translator::block_member_locations(const TType& t, const glslang::TSourceLoc& loc, ir::Decorations& d) {
   // The IR gives a block one location, its members the following ones in
   // order. Explicit member locations that agree with that order fold into
@@ -231,8 +264,6 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
                                          text(s->getName())));
     return {};
   }
-  const ir::TypeId value_type = type(t, loc);
-  if (!value_type.valid()) return {};
   ir::Decorations d = decorations_of(q);
   // A block's xfb offsets are its members' (types.cpp), as glslang emits them.
   xfb_decorations(q, t.getBasicType() != glslang::EbtBlock, d);
@@ -246,6 +277,10 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
     }
     set_interpolation(d, (*t.getStruct())[0].type->getQualifier());
   }
+  // Translated only now: a split block's struct type would be a type
+  // nothing uses (and the outputs would still emit it).
+  const ir::TypeId value_type = type(t, loc);
+  if (!value_type.valid()) return {};
   ir::Name name{std::string(text(s->getName())), ir::NameSource::Interface};
   if (*storage == ir::StorageClass::Private || *storage == ir::StorageClass::Workgroup)
     name.source = ir::NameSource::Temporary;
@@ -268,7 +303,8 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
   }
   builder_.set_location(ir::SourceLocation{file_index_, static_cast<std::uint32_t>(std::max(loc.line, 0)),
                                            static_cast<std::uint32_t>(std::max(loc.column, 0))});
-  const ir::VariableId v = builder_.add_global(std::move(name), value_type, *storage, precision(q), std::move(d));
+  const ir::VariableId v =
+      builder_.add_global(std::move(name), value_type, *storage, declared_precision(*s), std::move(d));
   variables[s->getId()] = v;
   return v;
 }
@@ -344,7 +380,10 @@ Value Translator::symbol(const TIntermSymbol* s) {
     }
     case glslang::EvqConstReadOnly:
       // A const local with a value known only at run time (GLSL 4.2) is
-      // a local like any other; const parameters are found as parameters.
+      // the value it was initialized with (try_bind_const_local); one a
+      // switch's later case sees is a variable; const parameters are found
+      // as parameters.
+      if (auto it = const_values.find(s->getId()); it != const_values.end()) return Value::rvalue(it->second);
       if (auto it = variables.find(s->getId()); it != variables.end()) return Value::pointer(it->second);
       [[fallthrough]];
     case glslang::EvqTemporary: {

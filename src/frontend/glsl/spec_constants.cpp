@@ -1,6 +1,7 @@
 // Specialization constants outside function bodies: gl_WorkGroupSize when
-// layout(local_size_x_id = N) makes it one, and array lengths written with
-// specialization constants (`int a[gl_WorkGroupSize.x * 2]`).
+// layout(local_size_x_id = N) makes it one, array lengths written with
+// specialization constants (`int a[gl_WorkGroupSize.x * 2]`), and those no
+// function uses.
 //
 // glslang keeps such a length as an expression tree beside the array type
 // (TArraySizes::getDimNode). It becomes a tree of IR constants: scalar
@@ -35,6 +36,28 @@ ir::ConstantId Translator::workgroup_size_constant() {
     parts[i] = module_.intern(c);
   }
   return module_.composite_constant(module_.vector_type(ir::ScalarKind::Uint, 3), parts);
+}
+
+// A specialization constant is the pipeline's to set whether or not the
+// shader uses it, and glslang's SPIR-V declares every one: those no
+// function used are made after the functions, so that the others keep
+// their order of first use. One of a type the IR lacks (double) is left
+// out rather than refusing a shader that never uses it.
+void Translator::declare_unused_spec_constants(const TIntermAggregate* linker_objects) {
+  for (TIntermNode* node : linker_objects->getSequence()) {
+    const TIntermSymbol* s = node ? node->getAsSymbolNode() : nullptr;
+    if (failed_) return;
+    if (!s || s->getQualifier().storage != glslang::EvqConst || !s->getQualifier().specConstant ||
+        !s->getQualifier().hasSpecConstantId())
+      continue;
+    switch (s->getBasicType()) {
+      case glslang::EbtBool:
+      case glslang::EbtInt:
+      case glslang::EbtUint:
+      case glslang::EbtFloat: symbol(s); break;
+      default: break;
+    }
+  }
 }
 
 ir::ConstantId Translator::spec_constant_expression(const TIntermTyped* node) {

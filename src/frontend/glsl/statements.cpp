@@ -158,7 +158,10 @@ void Translator::switch_statement(TIntermSwitch* node) {
     }
   }
   std::vector<ir::SwitchCase> labels;
-  for (const Case& c : cases) labels.push_back(c.label);
+  for (const Case& c : cases) {
+    labels.push_back(c.label);
+    keep_case_const_locals(c.body);
+  }
   locate(node);
   auto blocks = builder_.branch_switch(selector, labels);
   if (!blocks) return error(node->getLoc(), fmt::format("internal error: {}", blocks.error()));

@@ -219,6 +219,7 @@ bool Translator::run() {
                                  : std::span<TIntermNode* const>());
     if (failed_) return false;
   }
+  if (linker_objects) declare_unused_spec_constants(linker_objects);
   if (precise_seen && !failed_) {
     // The IR has no no-contraction marking: the computation is kept, its
     // guarantee against fused or reassociated arithmetic is not. Said, not

@@ -124,6 +124,9 @@ class Translator {
   ir::TypeId type(const glslang::TType& t, const glslang::TSourceLoc& loc);
   static ir::Precision to_precision(glslang::TPrecisionQualifier p);
   ir::Precision precision(const glslang::TQualifier& q) const { return to_precision(q.precision); }
+  // A global variable's precision as declared, from the qualifier of a
+  // symbol node that may have been given its context's (types.cpp).
+  ir::Precision declared_precision(const glslang::TIntermSymbol& s) const;
   ir::ConstantId constant(const glslang::TType& t, const glslang::TConstUnionArray& values,
                           const glslang::TSourceLoc& loc);
   ir::ConstantId zero(ir::TypeId t);
@@ -140,6 +143,7 @@ class Translator {
   // A specialization-constant expression glslang keeps beside an array
   // type (its length) as an IR constant; invalid after a diagnostic.
   ir::ConstantId spec_constant_expression(const TIntermTyped* node);
+  void declare_unused_spec_constants(const TIntermAggregate* linker_objects);
   // ---- interface.cpp ----
   void declare_linker_objects(const TIntermAggregate* objects);
   // A symbol as a value: constants give their value, variables a pointer.
@@ -152,6 +156,16 @@ class Translator {
   // A local variable declared with a constant initializer where the first
   // assignment to it can serve as one (see assign()).
   bool try_initialize_local(const TIntermSymbol* s, const TIntermTyped* init);
+  // A `const` local whose initializer is not a constant expression
+  // (glslang's EvqConstReadOnly, GLSL 4.20) names a value: no variable, its
+  // uses read the initializer's register (as naga and Tint treat `let`).
+  // nullopt when `s` is not such a local; else the value (kNoValue after a
+  // diagnostic).
+  std::optional<ir::Operand> try_bind_const_local(const TIntermSymbol* s, TIntermTyped* init);
+  // Before a switch's cases are translated: the const locals declared at
+  // the top level of a case, which later cases see too, stay variables
+  // (a value defined in one case does not dominate the next).
+  void keep_case_const_locals(std::span<TIntermNode* const> case_body);
   // The variable of a global symbol (interface, private or shared), made
   // on first sight.
   ir::VariableId global_variable(const TIntermSymbol* s);
@@ -241,6 +255,10 @@ class Translator {
   // Translation state, shared by the files above.
   // Symbol ids (unique per variable after linking) to IR variables.
   std::unordered_map<long long, ir::VariableId> variables;
+  // Symbol ids of const locals bound to values (try_bind_const_local), and
+  // those that must stay variables (keep_case_const_locals).
+  std::unordered_map<long long, ir::Operand> const_values;
+  std::unordered_set<long long> const_locals_kept;
   // Members of blocks split into variables: (block symbol id * 1024 +
   // member index) -> variable; and the split interface blocks.
   std::unordered_map<std::uint64_t, ir::VariableId> member_variables;

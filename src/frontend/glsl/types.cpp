@@ -49,6 +49,25 @@ ir::MatrixLayout matrix_layout(glslang::TLayoutMatrix m) {
 
 }  // namespace
 
+ir::Precision Translator::declared_precision(const glslang::TIntermSymbol& s) const {
+  // glslang gives an operation's precision to operands that have none
+  // (propagatePrecision), the symbol nodes of desktop GLSL's built-ins
+  // included, which are declared without one (ES declares every built-in
+  // with a precision), and decorates a variable as its first node says. A
+  // lowp/mediump that came so is kept (it makes RelaxedPrecision); highp
+  // and none, alike to SPIR-V, become what the GLSL text says again: none
+  // for a built-in, and for gl_FragColor and gl_FragData, which become user
+  // outputs, what a user output gets in desktop GLSL (highp under Vulkan).
+  const glslang::TQualifier& q = s.getQualifier();
+  const ir::Precision p = precision(q);
+  if (ast_.getProfile() == EEsProfile || !std::string_view(s.getName().c_str()).starts_with("gl_") ||
+      p == ir::Precision::Low || p == ir::Precision::Medium)
+    return p;
+  const bool user_output = q.builtIn == glslang::EbvNone || q.builtIn == glslang::EbvFragColor ||
+                           q.builtIn == glslang::EbvFragData;
+  return user_output && options_.vulkan ? ir::Precision::High : ir::Precision::None;
+}
+
 ir::Precision Translator::to_precision(glslang::TPrecisionQualifier p) {
   switch (p) {
     case glslang::EpqLow: return ir::Precision::Low;
@@ -119,6 +138,7 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
           return {};
         }
         member.matrix_layout = matrix_layout(mq.layoutMatrix != glslang::ElmNone ? mq.layoutMatrix : q.layoutMatrix);
+        member.precision = to_precision(mq.precision);
         ir_members.push_back(std::move(member));
       }
       --struct_nesting;

@@ -68,6 +68,7 @@ class Analyser {
     find_chained_assignments();
     find_implicit_splats(ctx_, f_, a_.reachable, regs_);
     find_copy_back_arguments(ctx_, f_, a_.reachable, regs_, vars_);
+    find_split_coordinates(ctx_, f_, a_.reachable, regs_);
     count_uses();
     analyse_locals();
     return std::move(a_);
@@ -376,6 +377,8 @@ class Analyser {
         // The copies of a copy-back argument write nothing; the call uses
         // the argument in the temporary's place.
         if (writes_nothing(inst)) continue;
+        // A split coordinate's vector is used once (source_forms.h).
+        if (inst.result.valid() && regs_.split_coordinate[inst.result.index()] == kSplitNothing) continue;
         for (std::size_t k = 0; k < inst.operands.size(); ++k) {
           ir::Operand o = inst.operands[k];
           if (o.is_variable() && vars_.argument_target[o.value()]) o = *vars_.argument_target[o.value()];

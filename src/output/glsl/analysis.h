@@ -24,6 +24,8 @@ struct Site {
   std::int32_t index = kBlockEntry;
 };
 
+inline constexpr std::uint8_t kSplitVector = 1, kSplitNothing = 2;  // RegisterFacts::split_coordinate
+
 // Per-register facts, indexed by RegisterId over the whole module (each
 // register belongs to one function).
 struct RegisterFacts {
@@ -44,10 +46,15 @@ struct RegisterFacts {
   // own, nor of the Stores of them).
   std::vector<std::uint8_t> implicit_splat;
   std::vector<std::uint8_t> folded;
+  // source_forms.h: the Extracts that take a sampling's coordinate (and
+  // depth reference) apart from one vector, written by none: the sampling
+  // spells the vector. The vector's one use is the later Extract's
+  // (kSplitVector), the earlier one's is not counted (kSplitNothing).
+  std::vector<std::uint8_t> split_coordinate;
 
   explicit RegisterFacts(std::size_t n)
       : def(n), uses(n, 0), first_use(n), must_inline(n, 0), compound_load(n, 0), compound_value(n, 0),
-        chained_stores(n, 0), def_sequence(n, 0), implicit_splat(n, 0), folded(n, 0) {}
+        chained_stores(n, 0), def_sequence(n, 0), implicit_splat(n, 0), folded(n, 0), split_coordinate(n, 0) {}
 };
 
 // Per-variable facts about locals and parameters, indexed by VariableId.

@@ -56,6 +56,9 @@ struct EmitContext {
   // module, so that most declarations need no qualifier).
   ir::Precision default_float = ir::Precision::High;
   ir::Precision default_int = ir::Precision::High;
+  // By FunctionId: the function (or one it calls) may write memory other
+  // than Function-storage variables (call_effects.h).
+  std::vector<std::uint8_t> writes_memory;
   std::set<std::string> extensions;
   std::optional<std::string> error;
 

@@ -4,8 +4,9 @@
 //              assigned at the end of each branch.
 //   Loop     → while (c) / for (init; c; step) when the condition chain is
 //              one expression, else for (init;; step) { cond; if (!c) break; ... }.
-//              The continue chain becomes the `for` step when it is one block
-//              of expression statements; otherwise it is placed before every
+//              The continue chain becomes the `for` step when it is only
+//              expression statements (a ?: one included: its blocks write no
+//              statement); otherwise it is placed before every
 //              `continue` (including one inside a switch) and at the body's end.
 //   DoLoop   → do { } while (c); a condition with statements is computed
 //              with the continue chain before every `continue` into a flag.
@@ -136,7 +137,6 @@ void FunctionEmitter::finish_block(std::size_t frame_index) {
     f.block = b.merge;
     f.step = 0;
     f.subs.clear();
-    f.result.single_block = false;
     return;
   }
   f.result.end = op;
@@ -258,7 +258,7 @@ void FunctionEmitter::after_continue_chain(Frame& f, const ir::Block& b) {
   LoopContext& l = loops_.back();
   const ChainResult& k = f.subs[2];
   if (b.terminator_opcode() == Opcode::Loop && k.present) {
-    if (k.single_block && k.only_expressions && !k.expressions.empty()) {
+    if (k.only_expressions && !k.expressions.empty()) {
       l.step = fmt::format("{}", fmt::join(k.expressions, ", "));
     } else if (!doc_.empty(k.chunk)) {
       l.latch = k.chunk;

@@ -165,19 +165,27 @@ class GlobalDeclarer {
     return false;
   }
 
+  // glslang ignores an xfb_stride on the redeclared block itself (the
+  // buffer's stride then comes out as the members' extent) but takes one on
+  // a member, so the stride goes on the first member, the buffer on the block.
   void per_vertex_redeclaration(std::string& out) {
-    std::vector<std::string> block_parts;
+    std::optional<std::uint32_t> buffer;
     std::string members;
     for (VariableId g : m_.globals()) {
       const ir::Variable& v = m_.variable(g);
       if (!is_per_vertex_output(v, storage_of(ctx_, v))) continue;
-      if (block_parts.empty()) add_xfb(v.decorations, false, block_parts);
       std::vector<std::string> member_parts;
+      if (!buffer && v.decorations.xfb_buffer) {
+        buffer = v.decorations.xfb_buffer;
+        if (v.decorations.xfb_stride) member_parts.push_back(fmt::format("xfb_stride = {}", *v.decorations.xfb_stride));
+      }
       if (v.decorations.xfb_offset) member_parts.push_back(fmt::format("xfb_offset = {}", *v.decorations.xfb_offset));
       members += "    " + layout_text(member_parts) +
                  declarator(ctx_, pointee_of(ctx_, v), ctx_.variable_names[g.index()]) + ";\n";
     }
-    out += layout_text(block_parts) + "out gl_PerVertex {\n" + members + "};\n";
+    out += layout_text(buffer ? std::vector<std::string>{fmt::format("xfb_buffer = {}", *buffer)}
+                              : std::vector<std::string>{}) +
+           "out gl_PerVertex {\n" + members + "};\n";
   }
 
   std::string varying(const ir::Decorations& d, TypeId pointee, StorageClass storage) {
@@ -307,6 +315,7 @@ class GlobalDeclarer {
       if (mem.xfb_offset) mparts.push_back(fmt::format("xfb_offset = {}", *mem.xfb_offset));
       std::string q = layout_text(mparts);
       if (varying) q += interpolation(ir::Decorations{}, mem.type, storage);
+      q += precision_prefix(ctx_, mem.type, mem.precision, true);
       out += "    " + q + declarator(ctx_, mem.type, member_name(ctx_, bt, i)) + ";\n";
     }
     if (ctx_.variable_forms[id.index()] == VariableForm::AnonymousBlock)
@@ -370,7 +379,8 @@ std::string emit_declarations(EmitContext& ctx) {
     if (!used[i] || t.kind != TypeKind::Struct || t.is_block || ctx.canonical[i].index() != i) continue;
     out += "struct " + ctx.struct_names[i] + " {\n";
     for (std::uint32_t k = 0; k < t.members.size(); ++k)
-      out += "    " + declarator(ctx, t.members[k].type, ctx.member_names[i][k]) + ";\n";
+      out += "    " + precision_prefix(ctx, t.members[k].type, t.members[k].precision, true) +
+             declarator(ctx, t.members[k].type, ctx.member_names[i][k]) + ";\n";
     out += "};\n\n";
   }
 

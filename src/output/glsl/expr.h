@@ -34,7 +34,8 @@ enum class Prec : std::uint8_t {
 // The memory an expression or instruction touches, to decide what may be
 // reordered. Function-storage variables (locals and parameters, which GLSL
 // passes by copy) are tracked one by one; everything else is one "global"
-// memory that any call may read or write.
+// memory that any call may read, and write unless neither the callee nor
+// any function it calls writes it (call_effects.h).
 struct MemoryAccess {
   bool reads = false;       // global memory that can change: outputs, private, shared, buffers, storage images
   bool writes = false;      // global memory, or other side effects (calls, barriers)

@@ -291,6 +291,26 @@ std::string_view compound_operator(const EmitContext& ctx, Opcode op, TypeId typ
   }
 }
 
+namespace {
+
+// glslang gives an explicit conversion (`float(i)`) its operand's precision
+// but an implicit one (`v / i`) none, which its context then fills in.
+// Where the IR's differs from the operand's, the operand is wrapped in a
+// constructor of its own type (`float(int(i))`), which glslang leaves
+// without precision and the IR does not keep, so the conversion takes its
+// context's as in the source.
+bool conversion_takes_context_precision(const EmitContext& ctx, const ir::Instruction& inst) {
+  if ((inst.opcode != Opcode::ConstructScalarFromScalar && inst.opcode != Opcode::ConstructVectorFromVector) ||
+      !inst.result.valid() || inst.operands.size() != 1)
+    return false;
+  const ir::RegisterInfo& r = ctx.m.reg(inst.result);
+  if (ir::component_kind(ctx.m, r.type) == ir::ScalarKind::Bool) return false;
+  const ir::Precision from = text_precision(ctx, inst.operands[0]);
+  return from != ir::Precision::None && from != r.precision;
+}
+
+}  // namespace
+
 Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, bool scalar_first) {
   const ir::Module& m = ctx.m;
   const Opcode op = inst.opcode;
@@ -312,10 +332,14 @@ Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops,
       }
       break;
     case ir::OpcodeFamily::Construct:
-      if (op == Opcode::Bitcast)
+      if (op == Opcode::Bitcast) {
         e = bitcast(ctx, inst, ops[0]);
-      else
+      } else if (conversion_takes_context_precision(ctx, inst)) {
+        const Expr bare = call(type_text(ctx, type_of(0)), ops);
+        e = call(type_text(ctx, result_type), std::span<const Expr>(&bare, 1));
+      } else {
         e = call(type_text(ctx, result_type), ops);
+      }
       break;
     case ir::OpcodeFamily::Memory:
       if (op == Opcode::Load) {

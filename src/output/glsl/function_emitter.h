@@ -8,8 +8,9 @@
 // others get a `const` temporary. Before each instruction, a pending
 // expression it does not consume is bound to a temporary if the two touch
 // the same memory and one of them writes it (MemoryAccess::conflicts_with):
-// a Load is never moved past a Store to its variable or past a call, and a
-// call never past another access to memory it may change. Pending
+// a Load is never moved past a Store to its variable or past a call that
+// may write its memory (call_effects.h), and a call never past another
+// access to memory it may change. Pending
 // expressions therefore commute with everything up to their use.
 #pragma once
 
@@ -25,7 +26,7 @@
 namespace sluice::glsl_out {
 
 // Expressions longer than this many nested operations get a temporary.
-inline constexpr std::uint32_t kMaxInlineDepth = 12;
+inline constexpr std::uint32_t kMaxInlineDepth = 32;
 
 // Module-wide per-register state of the emitter.
 struct RegisterStates {
@@ -44,7 +45,6 @@ struct ChainResult {
   ChunkId chunk = 0;
   bool present = false;          // the sub-block exists
   bool declares = false;         // declarations at the chunk's top level
-  bool single_block = true;
   std::optional<Expr> value;     // the operand of a final Merge or LoopIf, not yet spelled anywhere
   ir::Opcode end = ir::Opcode::Unreachable;  // the chain's last terminator
   bool only_expressions = true;  // every statement is an expression statement (for a `for` step)
@@ -123,8 +123,18 @@ class FunctionEmitter {
   void flush(Frame& f, std::span<const ir::RegisterId> consumed, const MemoryAccess& access,
              ir::RegisterId defining = {});
   bool spelled_before(ir::RegisterId earlier, ir::RegisterId later) const;
+  // A pending expression that the text of `inst` would spell after a
+  // pointer or opaque value defined later (a `const` value used as a
+  // texture coordinate): a front end reading the text would evaluate them
+  // in the other order, so the pending expressions up to the latest such
+  // one are bound first, in the order they were defined.
+  void bind_out_of_order(Frame& f, const ir::Instruction& inst);
   MemoryAccess own_access(const ir::Instruction& inst) const;
   bool extracts_from_loaded_value(const ir::Instruction& inst) const;
+  // `Store p C` right before an Extract from the same constant C (the
+  // source's `(t = C).b[2]`): a front end folds `C.b[2]`, so the Store is
+  // spelled as the Extract's base instead.
+  bool constant_extracted_next(ir::BlockId id, std::int32_t index, const ir::Instruction& store) const;
   bool unused_constant_access(ir::RegisterId r) const;
   void bind_branches_beside_sampler_construct(Frame& f, const ir::Instruction& inst);
   std::optional<ir::VariableId> local_root(ir::Operand pointer) const;
@@ -163,6 +173,7 @@ class FunctionEmitter {
   std::vector<std::string> chain_targets_;  // the targets of a chained assignment so far
   std::vector<ir::RegisterId> kept_before_;  // flush's pending registers kept for spelled_before
   std::string for_init_;  // the for-init of the Loop that ends the current block, when it is a Store
+  std::optional<Expr> assigned_constant_;  // `(p = C)`, for the Extract after it (constant_extracted_next)
 };
 
 }  // namespace detail

@@ -8,6 +8,7 @@
 
 #include "ir/operands.h"
 #include "output/glsl/analysis.h"
+#include "output/glsl/call_effects.h"
 #include "output/glsl/declarations.h"
 #include "output/glsl/module_names.h"
 #include "output/glsl/function_emitter.h"
@@ -81,6 +82,7 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
     RegisterStates states(m.register_count());
     const auto callees = callees_of(m);
     refuse_recursion(ctx, callees);
+    ctx.writes_memory = functions_writing_memory(m, callees);
     // A function is declared early when a caller comes before it.
     std::vector<std::uint8_t> forward(m.function_count(), 0);
     for (std::uint32_t i = 0; i < callees.size(); ++i)

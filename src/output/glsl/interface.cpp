@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "ir/typing.h"
 #include "output/glsl/types.h"
 
@@ -76,38 +78,45 @@ bool is_user_varying(const EmitContext& ctx, VariableId id) {
          ctx.variable_forms[id.index()] != VariableForm::BuiltInBlock;
 }
 
-// Vulkan: gives user inputs/outputs without a location the lowest free
-// range, and resources without a binding the next free one in their set.
+// Refuses user inputs (or outputs) whose locations overlap, which GLSL
+// cannot declare (glslang: "overlapping use of location"; glslang's
+// automatic mapping can leave such IR, spv.430.vert: moving one would
+// change the interface); then, in Vulkan, gives those without a location
+// the lowest free range, and resources without a binding the next free one
+// in their set. Outputs of another `index` (dual-source blending) are apart.
 std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   const ir::Module& m = ctx.m;
   std::vector<ir::Decorations> out;
   for (VariableId id : m.globals()) out.push_back(m.variable(id).decorations);
-  if (!ctx.vulkan) return out;
-  std::map<StorageClass, std::set<std::uint32_t>> used_locations;
+  using LocationSpace = std::pair<StorageClass, std::uint32_t>;  // storage, index
+  std::map<LocationSpace, std::map<std::uint32_t, VariableId>> used_locations;
   std::map<std::uint32_t, std::set<std::uint32_t>> used_bindings;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && out[i].location) {
-      // Locations that overlap an earlier variable's (glslang's automatic
-      // mapping can leave such IR) are chosen anew below.
       const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
-      auto& used = used_locations[storage_of(ctx, v)];
-      bool overlaps = false;
-      for (std::uint32_t k = 0; k < n; ++k) overlaps = overlaps || used.contains(*out[i].location + k);
-      if (overlaps && !out[i].component) {
-        out[i].location.reset();
-        continue;
+      auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const auto other = used.find(*out[i].location + k);
+        if (other != used.end() && !out[i].component) {
+          ctx.fail(fmt::format("the {}s '{}' and '{}' overlap at location {}, which GLSL cannot declare",
+                               storage_of(ctx, v) == StorageClass::Input ? "input" : "output",
+                               ctx.variable_names[other->second.index()], ctx.variable_names[id.index()],
+                               other->first));
+          return out;
+        }
+        used.emplace(*out[i].location + k, id);
       }
-      for (std::uint32_t k = 0; k < n; ++k) used.insert(*out[i].location + k);
     }
     if (is_resource(ctx, v) && out[i].binding) used_bindings[out[i].set.value_or(0)].insert(*out[i].binding);
   }
+  if (!ctx.vulkan) return out;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && !out[i].location) {
-      auto& used = used_locations[storage_of(ctx, v)];
+      auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
       std::uint32_t start = 0;
       for (;;) {
@@ -116,7 +125,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
         if (free) break;
         ++start;
       }
-      for (std::uint32_t k = 0; k < n; ++k) used.insert(start + k);
+      for (std::uint32_t k = 0; k < n; ++k) used.emplace(start + k, id);
       out[i].location = start;
     }
     if (is_resource(ctx, v) && !out[i].binding) {

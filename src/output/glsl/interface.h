@@ -16,8 +16,8 @@ ir::StorageClass storage_of(const EmitContext& ctx, const ir::Variable& v);
 ir::TypeId block_type_of(const EmitContext& ctx, ir::TypeId pointee);
 std::uint32_t location_slots(const EmitContext& ctx, ir::TypeId t);
 bool holds_integers(const EmitContext& ctx, ir::TypeId t);
-// The decorations of m.globals(), with Vulkan's missing (or overlapping)
-// locations and missing bindings filled in.
+// The decorations of m.globals(), with Vulkan's missing locations and
+// bindings filled in; fails `ctx` where inputs or outputs overlap.
 std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx);
 
 }  // namespace sluice::glsl_out

@@ -6,6 +6,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "ir/operands.h"
+#include "ir/texture.h"
 #include "ir/typing.h"
 
 namespace sluice::glsl_out {
@@ -169,6 +171,77 @@ void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std
         if (copy_in) regs.folded[b.instructions[*copy_in].operands[1].value()] = 1;
       }
     }
+  }
+}
+
+void find_split_coordinates(const EmitContext& ctx, const ir::Function& f, std::span<const BlockId> reachable,
+                            RegisterFacts& regs) {
+  const ir::Module& m = ctx.m;
+  // The Extract of a single-use register `o` defined in block `id`.
+  auto extract_of = [&](ir::Operand o, BlockId id, Opcode op) -> const ir::Instruction* {
+    if (!o.is_register() || regs.uses[o.value()] != 1) return nullptr;
+    const Site& d = regs.def[o.value()];
+    if (d.block != id || d.index < 0) return nullptr;
+    const ir::Instruction& e = f.block(id).instructions[d.index];
+    return e.opcode == op && e.operands[0].is_register() ? &e : nullptr;
+  };
+  struct Split {
+    RegisterId vector, coordinate, dref;  // dref invalid without a comparison
+  };
+  std::vector<Split> found;
+  for (BlockId id : reachable) {
+    for (const ir::Instruction& inst : f.block(id).instructions) {
+      const std::uint16_t flags = inst.aux;
+      const bool compare = flags & ir::kTextureCompare, proj = flags & ir::kTextureProj;
+      if (inst.opcode != Opcode::Texture || !(compare || proj) || (flags & ir::kTextureGather) ||
+          inst.operands.size() < (compare ? 3u : 2u))
+        continue;
+      // GLSL's cube-array and 1D shadow forms do not take the plain vector.
+      const ir::TypeId sampled_type = m.type_of(inst.operands[0]);
+      if (!sampled_type.valid() || m.type(sampled_type).kind != ir::TypeKind::SampledImage) continue;
+      const ir::ImageDescriptor& image = m.type(m.type(sampled_type).element).image;
+      if (compare && ((image.dim == ir::ImageDim::Cube && image.arrayed) ||
+                      (image.dim == ir::ImageDim::Dim1D && !image.arrayed)))
+        continue;
+      const ir::Instruction* c = extract_of(inst.operands[1], id, Opcode::ExtractVectorComponentMulti);
+      const ir::Instruction* d = compare ? extract_of(inst.operands[2], id, Opcode::ExtractVectorComponent) : nullptr;
+      if (!c || (compare && (!d || c->operands[0] != d->operands[0]))) continue;
+      const RegisterId v = c->operands[0].as_register();
+      const std::uint32_t n = ir::component_count(m, m.reg(c->result).type),
+                          vector_size = ir::component_count(m, m.reg(v).type);
+      // The vector's components in their order, the depth reference's
+      // among them: (c0 .. cn-1, dref), or for textureProj (c0 .. cn-2,
+      // [dref or unused], q), q being the vec4's last.
+      if (vector_size != (proj ? 4u : n + 1) || c->operands.size() != n + 1) continue;
+      bool in_order = true;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t expected = proj && i + 1 == n ? vector_size - 1 : i;
+        in_order = in_order && c->operands[1 + i].is_literal() && c->operands[1 + i].value() == expected;
+      }
+      const std::uint32_t dref_index = proj ? n - 1 : n;
+      if (d && (!d->operands[1].is_literal() || d->operands[1].value() != dref_index)) continue;
+      if (proj && compare && n != 3) continue;  // the one projective depth comparison GLSL has: vec4(s, t, dref, q)
+      if (in_order) found.push_back({v, c->result, d ? d->result : RegisterId()});
+    }
+  }
+  if (found.empty()) return;
+  // The vector must have no other use (uses saturates at 2: count exactly).
+  std::unordered_map<std::uint32_t, std::uint32_t> vector_uses;
+  for (const Split& s : found) vector_uses[s.vector.index()] = 0;
+  for (BlockId id : reachable)
+    for (const ir::Instruction& inst : f.block(id).instructions)
+      ir::for_each_register_use(inst, [&](RegisterId r) {
+        if (auto it = vector_uses.find(r.index()); it != vector_uses.end()) ++it->second;
+      });
+  for (const Split& s : found) {
+    if (vector_uses[s.vector.index()] != (s.dref.valid() ? 2u : 1u)) continue;
+    if (!s.dref.valid()) {
+      regs.split_coordinate[s.coordinate.index()] = kSplitVector;
+      continue;
+    }
+    const bool coordinate_last = regs.def[s.coordinate.index()].index > regs.def[s.dref.index()].index;
+    regs.split_coordinate[s.coordinate.index()] = coordinate_last ? kSplitVector : kSplitNothing;
+    regs.split_coordinate[s.dref.index()] = coordinate_last ? kSplitNothing : kSplitVector;
   }
 }
 

@@ -13,6 +13,13 @@
 //    order. With nothing effectful between the copy-in and the call, and T
 //    used nowhere else, the call is written with P in T's place and the
 //    copies are not written (GLSL's own copy-in/copy-out semantics).
+//  - split coordinates: a depth comparison takes its coordinate and depth
+//    reference from one vecN in GLSL, and textureProj on a 1D or 2D
+//    texture a vec4 whose z it ignores; the front end takes the vector
+//    apart (ExtractVectorComponentMulti V (0..N-2) and ExtractVectorComponent
+//    V N-1, in either order; (0, 1, 3) and 2 for textureProj), each part
+//    used only by the sampling. The vector is spelled there, once, where
+//    the parts would name or swizzle it.
 #pragma once
 
 #include <span>
@@ -30,5 +37,9 @@ void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::sp
 // Needs regs.def and the plain use counts.
 void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
                               RegisterFacts& regs, VariableFacts& vars);
+
+// Sets regs.split_coordinate. Needs regs.def and the plain use counts.
+void find_split_coordinates(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
+                            RegisterFacts& regs);
 
 }  // namespace sluice::glsl_out

@@ -114,7 +114,8 @@ std::vector<RegisterId> FunctionEmitter::consumed_by(std::span<const ir::Operand
     stack.pop_back();
     if (states_.state[r.index()] == State::Pending) {
       out.push_back(r);
-    } else if (regs_.must_inline[r.index()] && regs_.def[r.index()].index >= 0) {
+    } else if ((regs_.must_inline[r.index()] || regs_.split_coordinate[r.index()]) &&
+               regs_.def[r.index()].index >= 0) {
       const auto& d = regs_.def[r.index()];
       ir::for_each_register_use(f_.block(d.block).instructions[d.index], [&](RegisterId z) { stack.push_back(z); });
     }
@@ -161,6 +162,93 @@ bool FunctionEmitter::spelled_before(RegisterId earlier, RegisterId later) const
     if (!x.valid()) return false;
   }
   return false;
+}
+
+void FunctionEmitter::bind_out_of_order(Frame& f, const ir::Instruction& inst) {
+  // What the text evaluates, in its order: each pending expression spans
+  // the definitions it holds (those consumed into it, and pointer chains
+  // spelled in place), from the first to its own; a pointer chain spelled
+  // here spans itself, after its operands. Operands are spelled in order,
+  // but `s * v` for a scalar computed first and mix() for Select.
+  if (inst.opcode == Opcode::Select || inst.operands.size() < 2) return;
+  const auto sequence = [&](ir::Operand o) { return regs_.def_sequence[o.value()]; };
+  const auto held = [&](ir::Operand o) {
+    if (!o.is_register()) return false;
+    const State s = states_.state[o.value()];
+    return s == State::Consumed || (s == State::Unset && regs_.must_inline[o.value()] && regs_.def[o.value()].index >= 0);
+  };
+  const auto definition = [&](ir::Operand o) -> const ir::Instruction& {
+    const Site& d = regs_.def[o.value()];
+    return f_.block(d.block).instructions[d.index];
+  };
+  const auto first_held = [&](ir::Operand root) {
+    std::uint32_t first = sequence(root);
+    std::vector<ir::Operand> stack{root};
+    while (!stack.empty()) {
+      const ir::Operand o = stack.back();
+      stack.pop_back();
+      if (regs_.def[o.value()].index < 0) continue;
+      for (const ir::Operand& x : definition(o).operands)
+        if (const ir::Operand y = in_place(x); held(y)) {
+          first = std::min(first, sequence(y));
+          stack.push_back(y);
+        }
+    }
+    return first;
+  };
+  struct Span {
+    RegisterId pending;  // invalid for a pointer chain
+    std::uint32_t first = 0, last = 0;
+  };
+  std::vector<Span> spans;
+  struct Item {
+    ir::Operand o;
+    bool after_operands = false;
+  };
+  std::vector<Item> stack;
+  for (auto it = inst.operands.rbegin(); it != inst.operands.rend(); ++it) stack.push_back({in_place(*it)});
+  if ((inst.opcode == Opcode::VectorTimesScalar || inst.opcode == Opcode::MatrixTimesScalar) &&
+      inst.operands[0].is_register() && inst.operands[1].is_register() &&
+      sequence(inst.operands[1]) < sequence(inst.operands[0]))
+    std::swap(stack[stack.size() - 1], stack[stack.size() - 2]);
+  while (!stack.empty()) {
+    const Item item = stack.back();
+    stack.pop_back();
+    const ir::Operand o = item.o;
+    if (!o.is_register()) continue;
+    const RegisterId r = o.as_register();
+    if (item.after_operands) {
+      spans.push_back({RegisterId(), sequence(o), sequence(o)});
+    } else if (states_.state[r.index()] == State::Pending) {
+      // Forms spelled only inside their user (`p op= x`) keep their place.
+      if (regs_.compound_value[r.index()]) return;
+      ir::Operand spelled = o;
+      if (regs_.implicit_splat[r.index()]) spelled = in_place(definition(o).operands[0]);  // its scalar
+      if (spelled == o || held(spelled)) spans.push_back({r, first_held(spelled), sequence(spelled)});
+    } else if (held(o)) {
+      const ir::Instruction& d = definition(o);
+      stack.push_back({o, true});
+      for (auto it = d.operands.rbegin(); it != d.operands.rend(); ++it) stack.push_back({in_place(*it)});
+    }
+  }
+  // Only an expression spelled after a pointer or opaque value defined
+  // later counts: a GLSL front end loads those right where it uses them,
+  // so the order is the IR's own. Pending expressions among themselves
+  // keep their text order (readable, and the same values).
+  std::uint32_t last_chain = 0, latest_out_of_order = 0;
+  for (const Span& s : spans) {
+    if (s.pending.valid() && s.first < last_chain) latest_out_of_order = std::max(latest_out_of_order, s.last);
+    if (!s.pending.valid()) last_chain = std::max(last_chain, s.last);
+  }
+  if (latest_out_of_order == 0) return;
+  std::vector<RegisterId> early;
+  for (const Span& s : spans)
+    if (s.pending.valid() && s.first <= latest_out_of_order) {
+      if (regs_.implicit_splat[s.pending.index()]) return;  // a splat's text is not its type's
+      early.push_back(s.pending);
+    }
+  std::sort(early.begin(), early.end(), [&](RegisterId a, RegisterId b) { return sequence(a) < sequence(b); });
+  for (RegisterId r : early) bind(f, r, std::move(states_.pending[r.index()]));
 }
 
 void FunctionEmitter::flush(Frame& f, std::span<const RegisterId> consumed, const MemoryAccess& access,
@@ -233,7 +321,16 @@ MemoryAccess FunctionEmitter::own_access(const ir::Instruction& inst) const {
       a.reads = a.writes = true;
     }
   }
-  if (!through_pointer || op == Opcode::Call) a.reads = a.writes = true;
+  if (op == Opcode::Call) {
+    // What the callee writes besides its arguments: only what it (or a
+    // function it calls) may write (call_effects.h).
+    const ir::Operand callee = inst.operands[0];
+    a.reads = true;
+    a.writes = a.writes || !callee.is_function() || callee.value() >= ctx_.writes_memory.size() ||
+               ctx_.writes_memory[callee.value()];
+  } else if (!through_pointer) {
+    a.reads = a.writes = true;
+  }
   return a;
 }
 
@@ -390,7 +487,27 @@ void FunctionEmitter::store(Frame& f, ir::BlockId id, const ir::Instruction& ins
   }
   const Expr lhs = operand(p);
   const Expr value = operand(v);
+  if (constant_extracted_next(id, index, inst)) {
+    Expr e{fmt::format("({} = {})", lhs.text, operand_text(value, Prec::Assignment)), Prec::Primary};
+    e.access = own_access(inst);
+    e.access.merge(lhs.access);
+    e.depth = 1;
+    assigned_constant_ = std::move(e);
+    return;
+  }
   statement(f, fmt::format("{} = {}", lhs.text, operand_text(value, Prec::Assignment)), true);
+}
+
+bool FunctionEmitter::constant_extracted_next(ir::BlockId id, std::int32_t index, const ir::Instruction& store) const {
+  const ir::Operand c = store.operands[1];
+  const auto& list = f_.block(id).instructions;
+  if (!c.is_constant() || static_cast<std::size_t>(index) + 2 >= list.size()) return false;
+  const ir::Instruction& next = list[static_cast<std::size_t>(index) + 1];
+  const RegisterId r = next.result;
+  // Forms instruction() writes before reaching the operands are left alone.
+  return ir::info(next.opcode).family == ir::OpcodeFamily::Extract && next.operands[0] == c && r.valid() &&
+         !regs_.folded[r.index()] && !regs_.must_inline[r.index()] && !regs_.compound_load[r.index()] &&
+         !regs_.compound_value[r.index()] && !regs_.implicit_splat[r.index()];
 }
 
 // glslang puts the OpSampledImage of `sampler2D(t, s)` in the block where it
@@ -457,6 +574,7 @@ void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, c
   if ((r.valid() && regs_.folded[r.index()]) ||
       (op == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]))
     return;
+  if (r.valid() && regs_.split_coordinate[r.index()]) return;  // the sampling spells the vector
   declare_used(f, inst, static_cast<std::int32_t>(index));
   if (r.valid() && unused_constant_access(r)) return statement(f, inline_pointer(r).text, true);
   if (r.valid() && (regs_.must_inline[r.index()] || regs_.compound_load[r.index()])) return;
@@ -465,6 +583,7 @@ void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, c
   const std::vector<RegisterId> consumed =
       consumed_by(std::span<const ir::Operand>(inst.operands.data(), inst.operands.size()));
   flush(f, consumed, access, r);
+  if (!(r.valid() && regs_.compound_value[r.index()])) bind_out_of_order(f, inst);
   if (r.valid() && regs_.compound_value[r.index()]) {
     // V = L op X for "P op= X": only X is spelled; the Store adds the rest.
     const ir::Instruction& load = f_.block(regs_.def[inst.operands[0].value()].block)
@@ -479,7 +598,20 @@ void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, c
   const bool rvalue_base = extracts_from_loaded_value(inst);
   std::vector<Expr> ops;
   ops.reserve(inst.operands.size());
-  for (const ir::Operand& o : inst.operands) ops.push_back(operand(o));
+  for (const ir::Operand& o : inst.operands) {
+    if (o.is_register() && regs_.split_coordinate[o.value()]) {
+      // A split coordinate: the vector as the coordinate, an empty depth
+      // reference (compose_texture; source_forms.h).
+      const Site& d = regs_.def[o.value()];
+      ops.push_back(&o == &inst.operands[1] ? operand(f_.block(d.block).instructions[d.index].operands[0]) : Expr{});
+      continue;
+    }
+    ops.push_back(operand(o));
+  }
+  if (assigned_constant_) {
+    ops[0] = std::move(*assigned_constant_);  // constant_extracted_next: this Extract follows its Store
+    assigned_constant_.reset();
+  }
   if (rvalue_base) {
     // `vec4(v)[i]`: a front end indexes the value, where `v[i]` would read
     // through a pointer into v.

@@ -101,7 +101,9 @@ Expr sample(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, 
 
   std::vector<Expr> args{ops[0]};
   const bool cube_array_shadow = img.image->dim == ImageDim::Cube && img.image->arrayed;
-  if (dref && !(f & kTextureGather) && !cube_array_shadow) {
+  if (dref && dref->text.empty()) {
+    args.push_back(ops[1]);  // the coordinate holds the depth reference (a split vector, source_forms.h)
+  } else if (dref && !(f & kTextureGather) && !cube_array_shadow) {
     args.push_back(shadow_coordinate(ctx, *img.image, f & kTextureProj, ctx.m.type_of(inst.operands[1]), ops[1], *dref));
   } else {
     args.push_back(ops[1]);

@@ -175,7 +175,9 @@ void compute_canonical_types(EmitContext& ctx) {
         shape = t.is_block ? fmt::format("B{}", i) : "S" + t.name + "{";
         for (const ir::StructMember& mem : t.members) {
           if (!child(mem.type)) return;
-          if (!t.is_block) shape += fmt::format("{}:{};", mem.name, ctx.canonical[mem.type.index()].index());
+          if (!t.is_block)
+            shape += fmt::format("{}:{}:{};", mem.name, ctx.canonical[mem.type.index()].index(),
+                                 static_cast<int>(mem.precision));
         }
         break;
       default:
@@ -307,6 +309,20 @@ std::string precision_prefix(const EmitContext& ctx, TypeId t, ir::Precision p, 
   if (!ctx.es) return p == ir::Precision::Low || p == ir::Precision::Medium ? precision_word(p) : "";
   const ir::Precision fallback = *kind == ir::ScalarKind::Float ? ctx.default_float : ctx.default_int;
   return p == fallback ? "" : precision_word(p);
+}
+
+ir::Precision text_precision(const EmitContext& ctx, ir::Operand o) {
+  const ir::Module& m = ctx.m;
+  if (o.is_register() && o.value() < m.register_count()) return m.reg(o.as_register()).precision;
+  if (!o.is_constant() || o.value() >= m.constant_count()) return ir::Precision::None;
+  const ir::Constant& c = m.constant(o.as_constant());
+  if (!c.spec_id && c.spec_op == ir::SpecOp::None) return ir::Precision::None;
+  const auto kind = ir::component_kind(m, c.type);
+  if (!kind || *kind == ir::ScalarKind::Bool) return ir::Precision::None;
+  // Declared `const` without a qualifier: the header's defaults in ES, highp
+  // in desktop GLSL under Vulkan, none in OpenGL's.
+  if (ctx.es) return *kind == ir::ScalarKind::Float ? ctx.default_float : ctx.default_int;
+  return ctx.vulkan ? ir::Precision::High : ir::Precision::None;
 }
 
 void choose_default_precisions(EmitContext& ctx) {

@@ -36,6 +36,11 @@ std::string declarator(EmitContext& ctx, ir::TypeId t, std::string_view name);
 // (`variable` matters only for opaque types there).
 std::string precision_prefix(const EmitContext& ctx, ir::TypeId t, ir::Precision p, bool variable);
 
+// The precision glslang gives an operand as the text spells it: a
+// register's own, a specialization constant's declared one (the default
+// of its kind), none for a literal.
+ir::Precision text_precision(const EmitContext& ctx, ir::Operand o);
+
 // GLSL ES: sets ctx.default_float / default_int to the precisions most
 // variables and registers of the module have.
 void choose_default_precisions(EmitContext& ctx);

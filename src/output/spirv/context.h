@@ -93,6 +93,9 @@ class ModuleContext {
   // `value_type`, when `p` is lowp or mediump and glslang would decorate
   // such a value: not bools, pointers or structs. Each id at most once.
   void relax(std::uint32_t id, ir::Precision p, ir::TypeId value_type);
+  // The same for member `index` of the struct type `struct_id` (IR type `t`):
+  // OpMemberDecorate ... RelaxedPrecision, as glslang's decorateStructType.
+  void relax_member(std::uint32_t struct_id, ir::TypeId t, std::uint32_t index);
 
   // --- Types (types.cpp) ---
   spv::StorageClass storage_class(ir::StorageClass s) const;

@@ -4,7 +4,8 @@
 // — integers included, bools never (they have no precision in GLSL), nor
 // access chains (pointers) or structs. The IR carries the precision on
 // variables, on functions' return values and per register
-// (Module::reg(r).precision); the front end sets it from glslang's AST.
+// (Module::reg(r).precision) and on struct members (OpMemberDecorate, on
+// every SPIR-V copy of the struct); the front end sets it from glslang's AST.
 #include <algorithm>
 
 #include "ir/typing.h"
@@ -42,6 +43,12 @@ void ModuleContext::relax(std::uint32_t id, ir::Precision p, ir::TypeId value_ty
   if (relaxed_[id]) return;
   relaxed_[id] = true;
   decorate(id, spv::Decoration::RelaxedPrecision);
+}
+
+void ModuleContext::relax_member(std::uint32_t struct_id, ir::TypeId t, std::uint32_t index) {
+  const ir::StructMember& member = m.type(t).members[index];
+  if (is_relaxed(member.precision) && takes_precision(m, member.type))
+    member_decorate(struct_id, index, spv::Decoration::RelaxedPrecision);
 }
 
 }  // namespace sluice::spirv::detail

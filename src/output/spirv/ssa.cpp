@@ -10,8 +10,8 @@ namespace sluice::spirv::detail {
 Ssa::Ssa(const Cfg& cfg, std::uint32_t variable_count)
     : cfg_(cfg),
       variable_count_(variable_count),
-      defs_(variable_count),
-      upward_uses_(variable_count),
+      last_def_node_(variable_count, kNone),
+      last_use_node_(variable_count, kNone),
       phi_start_(cfg.nodes.size() + 1, 0),
       initial_(variable_count, 0),
       current_value_(variable_count, 0),
@@ -53,11 +53,15 @@ void group_by(std::size_t keys, const std::vector<std::pair<std::uint32_t, V>>& 
 
 // Events come node by node, so a node repeats only at the back of a list.
 void Ssa::add_def(std::uint32_t var, std::uint32_t node) {
-  if (defs_[var].empty() || defs_[var].back() != node) defs_[var].push_back(node);
+  if (last_def_node_[var] == node) return;
+  last_def_node_[var] = node;
+  def_events_.emplace_back(var, node);
 }
 
 void Ssa::add_upward_use(std::uint32_t var, std::uint32_t node) {
-  if (upward_uses_[var].empty() || upward_uses_[var].back() != node) upward_uses_[var].push_back(node);
+  if (last_use_node_[var] == node) return;
+  last_use_node_[var] = node;
+  use_events_.emplace_back(var, node);
 }
 
 void Ssa::compute_dominators() {
@@ -140,13 +144,18 @@ void Ssa::place_phis(const std::function<std::uint32_t(std::uint32_t, std::uint3
   std::vector<std::uint32_t> live(count, 0), defined(count, 0), placed(count, 0), queued(count, 0);
   std::vector<std::uint32_t> work;
   std::vector<std::pair<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>> placed_phis;  // (node, (var, id))
+  std::vector<std::uint32_t> def_start, def_nodes, use_start, use_nodes;
+  group_by(variable_count_, def_events_, def_start, def_nodes);
+  group_by(variable_count_, use_events_, use_start, use_nodes);
   for (std::uint32_t v = 0; v < variable_count_; ++v) {
-    if (defs_[v].empty() || upward_uses_[v].empty()) continue;  // no def, or no read that could see a phi
+    const std::span<const std::uint32_t> defs(def_nodes.data() + def_start[v], def_nodes.data() + def_start[v + 1]);
+    const std::span<const std::uint32_t> uses(use_nodes.data() + use_start[v], use_nodes.data() + use_start[v + 1]);
+    if (defs.empty() || uses.empty()) continue;  // no def, or no read that could see a phi
     const std::uint32_t stamp = v + 1;
-    for (std::uint32_t d : defs_[v]) defined[d] = stamp;
+    for (std::uint32_t d : defs) defined[d] = stamp;
     // Live-in blocks: back from each upward-exposed read until a write.
     work.clear();
-    for (std::uint32_t u : upward_uses_[v]) {
+    for (std::uint32_t u : uses) {
       if (live[u] != stamp) {
         live[u] = stamp;
         work.push_back(u);
@@ -162,7 +171,7 @@ void Ssa::place_phis(const std::function<std::uint32_t(std::uint32_t, std::uint3
       }
     }
     // Iterated frontier of the writes, kept to live blocks.
-    work.assign(defs_[v].begin(), defs_[v].end());
+    work.assign(defs.begin(), defs.end());
     for (std::uint32_t d : work) queued[d] = stamp;
     while (!work.empty()) {
       const std::uint32_t d = work.back();

@@ -66,7 +66,12 @@ class Ssa {
 
   const Cfg& cfg_;
   std::uint32_t variable_count_;
-  std::vector<std::vector<std::uint32_t>> defs_, upward_uses_;  // per variable: nodes, each once
+  // (variable, node) of each write and upward-exposed read, a node once per
+  // variable (events come node by node, so the last node recorded suffices);
+  // grouped by variable into CSR form when the phis are placed. Flat lists,
+  // not one vector per variable: a function may have 10^5 variables.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> def_events_, use_events_;
+  std::vector<std::uint32_t> last_def_node_, last_use_node_;
 
   std::vector<std::uint32_t> rpo_, rpo_index_, idom_;
   // Dominance frontiers and phis, each as one flat array indexed by node

@@ -197,6 +197,7 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       globals.op(spv::Op::OpTypeStruct, {id}, members);
       name(id, ty.name);
       for (std::uint32_t i = 0; i < ty.members.size(); ++i) member_name(id, i, ty.members[i].name);
+      for (std::uint32_t i = 0; i < ty.members.size(); ++i) relax_member(id, t, i);
       if (is_laid_out(f)) decorate_struct_layout(t, f, id);
       for (std::uint32_t i = 0; i < ty.members.size() && !is_laid_out(f); ++i)
         if (ty.members[i].xfb_offset) member_decorate(id, i, spv::Decoration::Offset, {*ty.members[i].xfb_offset});

@@ -194,6 +194,61 @@ void main() { float x = uv.x * 2.0; c = vec4(x); }
   CHECK(m.reg(muls[0].instruction->result).precision == Precision::High);
 }
 
+TEST_CASE("struct and block members keep their precision; desktop built-ins theirs as declared") {
+  const Module es = testing::compile_valid(R"(#version 310 es
+precision highp float;
+struct Light { mediump vec3 tint; bool on; };
+layout(std140, binding = 0) uniform Params { lowp int steps; float gain; Light light; };
+layout(location = 0) out vec4 c;
+void main() { c = vec4(light.tint * gain, float(steps)); }
+)");
+  int structs = 0;
+  for (std::uint32_t i = 0; i < es.type_count(); ++i) {
+    const Type& t = es.type(TypeId(i));
+    structs += t.name == "Light" || t.name == "Params";
+    if (t.name == "Light") {
+      CHECK(t.members[0].precision == Precision::Medium);
+      CHECK(t.members[1].precision == Precision::None);  // a bool
+    } else if (t.name == "Params") {
+      CHECK(t.members[0].precision == Precision::Low);
+      CHECK(t.members[1].precision == Precision::High);  // the default
+      CHECK(t.members[2].precision == Precision::None);  // a struct
+    }
+  }
+  CHECK(structs == 2);
+  auto precision_of = [](const Module& m, std::string_view name) {
+    const Variable* v = variable_named(m, name);
+    INFO(name);
+    REQUIRE(v);
+    return v->precision;
+  };
+  // glslang gives gl_Position's node the highp of what is stored to it; the
+  // built-in is declared without precision. gl_FragColor becomes a user
+  // output, highp as any under Vulkan.
+  const Module vert = testing::compile_valid(R"(#version 140
+in vec4 color;
+void main() { gl_Position = color; }
+)",
+                                             "builtin.vert");
+  CHECK(precision_of(vert, "color") == Precision::High);
+  CHECK(precision_of(vert, "gl_Position") == Precision::None);
+  const Module frag = testing::compile_valid(R"(#version 140
+precision mediump float;
+in vec4 color;
+void main() { gl_FragColor = vec4(1.0); }
+)",
+                                             "builtin.frag");
+  CHECK(precision_of(frag, "gl_FragColor") == Precision::High);
+  // A lowp/mediump glslang gave the node is kept: glslang decorates by it.
+  const Module relaxed = testing::compile_valid(R"(#version 140
+precision mediump float;
+in vec4 color;
+void main() { gl_FragColor = color * 2.0; }
+)",
+                                                "relaxed.frag");
+  CHECK(precision_of(relaxed, "gl_FragColor") == Precision::Medium);
+}
+
 TEST_CASE("locals are declared in the entry block, a loop's local is stored on every iteration") {
   const Module m = testing::compile_valid(R"(#version 450
 layout(location = 0) flat in int n;
@@ -269,9 +324,43 @@ void main() { color = v.tint * v.uv.x + vec4(float(v.id + same.a + same.b.y)); }
   CHECK(uv->decorations.interpolation == Interpolation::Smooth);
   CHECK(id->decorations.interpolation == Interpolation::Flat);
   CHECK(variable_named(m, "v") == nullptr);
+  // Nor is the split block's struct type made: nothing would use it.
+  for (std::uint32_t i = 0; i < m.type_count(); ++i) CHECK(m.type(TypeId(i)).name != "Vertex");
   // Members that agree keep their block, with their interpolation.
   const Variable* s = variable_named(m, "same");
   REQUIRE(s);
   CHECK(pointee_type(m, *s).is_block);
   CHECK(s->decorations.interpolation == Interpolation::Flat);
+}
+
+TEST_CASE("a const local with a run-time initializer is its value; in a switch case, a variable") {
+  const Module m = testing::compile_valid(R"(#version 450
+layout(location = 0) in vec4 v;
+layout(location = 0) out vec4 color;
+void main() {
+  const vec4 twice = v * 2.0;
+  color = twice + twice.x;
+}
+)");
+  CHECK(variable_named(m, "twice") == nullptr);
+  CHECK(testing::count(m, Opcode::Store) == 1);  // color only
+  CHECK(testing::count(m, Opcode::VectorTimesScalar) == 1);
+  // Later cases see a case's declarations: a value defined in one would not
+  // dominate them.
+  const Module s = testing::compile_valid(R"(#version 450
+layout(location = 0) flat in int n;
+layout(location = 0) out vec4 color;
+void main() {
+  switch (n) {
+    case 0:
+      const int k = n * 3;
+      color = vec4(k);
+      break;
+    default:
+      if (n > 4) { const int j = n + 1; color = vec4(j); }
+  }
+}
+)");
+  CHECK(variable_named(s, "k") != nullptr);
+  CHECK(variable_named(s, "j") == nullptr);  // inside an if: seen there only
 }

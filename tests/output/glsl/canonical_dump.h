@@ -9,11 +9,21 @@
 // the globals list too, and runs of spaces (the dump's column padding) are
 // made one. Instructions, registers, blocks and functions are untouched, so
 // any difference in them remains a difference.
+//
+// Types and constants nothing reaches are left out: the type and constant
+// tables are interned storage (every module holds the basic types and
+// constants whether it uses them or not, and a front end may intern a type
+// or fold a constant that no statement keeps, as glslang's own SPIR-V keeps
+// an unused OpSpecConstantComposite), so an entry that no function,
+// variable, global, specialization constant (spec_id: the pipeline can set
+// it) or reached type or constant refers to is no part of the program. What
+// is reached is compared in full.
 #pragma once
 
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,6 +55,32 @@ inline std::string canonical_dump(const std::string& dump) {
     if ((s == kTypes || s == kConstants || s == kVariables) && std::regex_match(l, m, definition))
       defined[m[1].str()] = m[2].str();
   }
+  // What the program reaches: everything the functions, globals and
+  // variables name, and the specialization constants, with what their
+  // definitions name in turn.
+  std::set<std::string> reached;
+  {
+    std::vector<std::string> pending;
+    auto name_ids = [&](const std::string& t) {
+      for (auto it = std::sregex_iterator(t.begin(), t.end(), id); it != std::sregex_iterator(); ++it)
+        pending.push_back(it->str());
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if ((section[i] != kTypes && section[i] != kConstants) ||
+          (section[i] == kConstants && lines[i].find("[spec_id=") != std::string::npos))
+        name_ids(lines[i]);
+    while (!pending.empty()) {
+      const std::string x = pending.back();
+      pending.pop_back();
+      if (!reached.insert(x).second) continue;
+      if (auto d = defined.find(x); d != defined.end()) name_ids(d->second);
+    }
+  }
+  auto unreached_definition = [&](std::size_t i) {
+    std::smatch m;
+    return (section[i] == kTypes || section[i] == kConstants) && std::regex_match(lines[i], m, definition) &&
+           !reached.contains(m[1].str());
+  };
   // The depth-first numbering.
   std::map<std::string, std::string> renamed;
   std::map<char, std::size_t> next;
@@ -67,7 +103,7 @@ inline std::string canonical_dump(const std::string& dump) {
   };
   for (Section order : {kFunctions, kGlobals, kVariables, kConstants, kTypes})
     for (std::size_t i = 0; i < lines.size(); ++i)
-      if (section[i] == order) visit_text(lines[i]);
+      if (section[i] == order && !unreached_definition(i)) visit_text(lines[i]);
   auto rename = [&](const std::string& text) {
     std::string out;
     auto last = text.cbegin();
@@ -107,10 +143,11 @@ inline std::string canonical_dump(const std::string& dump) {
     }
     // A run of definition lines: renamed and sorted by their new number.
     std::vector<std::string> run;
-    for (; i < lines.size() && std::regex_match(lines[i], m, definition); ++i) run.push_back(rename(lines[i]));
+    for (; i < lines.size() && std::regex_match(lines[i], m, definition); ++i)
+      if (!unreached_definition(i)) run.push_back(rename(lines[i]));
     std::stable_sort(run.begin(), run.end(), [&](const auto& a, const auto& b) { return number(a) < number(b); });
     for (const auto& l : run) out += l + "\n";
-    if (run.empty()) out += rename(lines[i++]) + "\n";
+    if (run.empty() && i < lines.size()) out += rename(lines[i++]) + "\n";
   }
   return out;
 }

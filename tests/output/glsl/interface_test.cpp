@@ -315,3 +315,36 @@ TEST_CASE("names that GLSL reserves or that clash are renamed, interface names a
   CHECK(text.find(" gl_thing") == std::string::npos);
   CHECK(text.find("a__b") == std::string::npos);
 }
+
+TEST_CASE("outputs whose locations overlap are refused, not moved; another index is apart") {
+  // glslang's automatic mapping can give an output a location another one
+  // declares (spv.430.vert): GLSL cannot declare that, and choosing another
+  // location would change the interface.
+  auto fragment_shader = [](std::uint32_t second_index) {
+    Module m(ShaderStage::Fragment);
+    Builder b(m);
+    const VariableId colour = b.add_global({"colour", NameSource::Interface}, kVec4, StorageClass::Output,
+                                           Precision::None, at(1));
+    Decorations d = at(0);
+    d.index = second_index;
+    const VariableId pair = b.add_global({"pair", NameSource::Interface}, m.array_type(kVec4, 2),
+                                         StorageClass::Output, Precision::None, d);
+    b.begin_function({"main", NameSource::Internal}, kVoid);
+    const RegisterId one = must(b.construct(Opcode::ConstructVectorFromScalar, kVec4, {kFloatOne}));
+    must(b.store(colour, one));
+    must(b.store(must(b.emit(Opcode::AccessArrayElement, {pair, kIntOne})), one));
+    must(b.terminate(Opcode::Return));
+    return m;
+  };
+  const Module overlapping = fragment_shader(0);
+  for (const auto& options : {testing::vulkan_450(), testing::opengl_450()}) {
+    INFO(testing::options_name(options));
+    const auto text = glsl_out::emit(overlapping, options);
+    REQUIRE_FALSE(text.ok());
+    CHECK(text.error() == "GLSL output: the outputs 'colour' and 'pair' overlap at location 1, which GLSL cannot declare");
+  }
+  // Dual-source blending: index 1 has locations of its own.
+  const std::string text = testing::emit_and_compile(fragment_shader(1));
+  position_of(text, "layout(location = 1) out vec4 colour;");
+  position_of(text, "layout(location = 0, index = 1) out vec4 pair[2];");
+}

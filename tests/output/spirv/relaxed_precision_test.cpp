@@ -4,6 +4,9 @@
 //   - variables, parameters and functions: for every (kind, name) both
 //     modules have, whether it is decorated (glslang's own temporaries,
 //     `param` and the like, have no Sluice counterpart and are skipped);
+//   - struct and block members: for every (struct, member) name both
+//     modules have, whether its copies (one per layout) are decorated
+//     (OpMemberDecorate), all, some or none of them;
 //   - computations: per opcode, how many results are decorated. Opcodes that
 //     only move values (loads, constructs, shuffles, extracts, phis) are left
 //     out: the two compilers split the same expression into them differently
@@ -43,7 +46,13 @@ struct Relaxed {
   std::map<std::pair<spv::Op, std::string>, std::pair<int, int>> named;
   std::map<spv::Op, int> computations;  // decorated results per opcode
   int total = 0;                        // every RelaxedPrecision decoration
+  // (struct name, member name) -> [decorated, total] over the struct's copies.
+  std::map<std::pair<std::string, std::string>, std::pair<int, int>> members;
+  int member_total = 0;  // every OpMemberDecorate ... RelaxedPrecision
 };
+
+// "none", "all" or "some" of a [decorated, total] count.
+std::string share(std::pair<int, int> c) { return c.first == 0 ? "none" : c.first == c.second ? "all" : "some"; }
 
 bool moves_values(spv::Op op) {
   switch (op) {
@@ -79,6 +88,9 @@ Relaxed relaxed_of(const std::vector<std::uint32_t>& words) {
   std::map<std::uint32_t, spv::Op> defined_by;
   std::map<std::uint32_t, std::string> names;
   std::set<std::uint32_t> decorated;
+  std::map<std::uint32_t, std::vector<std::string>> member_names;  // struct id -> names by index
+  std::set<std::pair<std::uint32_t, std::uint32_t>> decorated_members;
+  std::map<std::uint32_t, std::size_t> struct_sizes;
   for (std::size_t at = 5; at < words.size();) {
     const std::uint32_t count = words[at] >> 16;
     const auto op = static_cast<spv::Op>(words[at] & 0xffff);
@@ -89,10 +101,29 @@ Relaxed relaxed_of(const std::vector<std::uint32_t>& words) {
     if (op == spv::Op::OpName) names[words[at + 1]] = string_at(words, at + 2);
     if (op == spv::Op::OpDecorate && words[at + 2] == static_cast<std::uint32_t>(spv::Decoration::RelaxedPrecision))
       decorated.insert(words[at + 1]);
+    if (op == spv::Op::OpMemberDecorate &&
+        words[at + 3] == static_cast<std::uint32_t>(spv::Decoration::RelaxedPrecision))
+      decorated_members.insert({words[at + 1], words[at + 2]});
+    if (op == spv::Op::OpMemberName) {
+      auto& list = member_names[words[at + 1]];
+      list.resize(std::max<std::size_t>(list.size(), words[at + 2] + 1));
+      list[words[at + 2]] = string_at(words, at + 3);
+    }
+    if (op == spv::Op::OpTypeStruct) struct_sizes[words[at + 1]] = count - 2;
     at += count;
   }
   Relaxed r;
   r.total = static_cast<int>(decorated.size());
+  r.member_total = static_cast<int>(decorated_members.size());
+  for (const auto& [id, size] : struct_sizes) {
+    const std::string struct_name = names.count(id) ? names[id] : std::string("?");
+    const std::vector<std::string>& mnames = member_names[id];
+    for (std::uint32_t k = 0; k < size; ++k) {
+      auto& [d, t] = r.members[{struct_name, k < mnames.size() ? mnames[k] : std::to_string(k)}];
+      d += decorated_members.count({id, k}) > 0;
+      ++t;
+    }
+  }
   for (const auto& [id, op] : defined_by) {
     const bool relaxed = decorated.count(id) > 0;
     if (op == spv::Op::OpVariable || op == spv::Op::OpFunctionParameter || op == spv::Op::OpFunction) {
@@ -172,6 +203,50 @@ TEST_CASE("RelaxedPrecision: from the IR's precisions, on values the instruction
   }
 }
 
+TEST_CASE("RelaxedPrecision: lowp and mediump members of numbers, never bools or structs") {
+  using namespace sluice::ir;
+  using namespace sluice::ir::predefined;
+  using testing::ok;
+  Module m(ShaderStage::Fragment);
+  auto member = [](const char* name, TypeId t, Precision p) {
+    return StructMember{name, t, {}, MatrixLayout::Default, {}, {}, p};
+  };
+  const TypeId inner = m.intern(Type::make_struct("Inner", {member("x", kFloat, Precision::Medium)}));
+  const TypeId params = m.intern(Type::make_struct(
+      "Params",
+      {member("scale", kFloat, Precision::Medium), member("on", kBool, Precision::Medium),
+       member("bias", kVec2, Precision::Low), member("count", kInt, Precision::High),
+       member("inner", inner, Precision::Medium)},
+      true, BlockLayout::Std140));
+  Builder b(m);
+  Decorations at0;
+  at0.location = 0;
+  at0.binding = 0;
+  const VariableId block = b.add_global({"params", NameSource::Interface}, params, StorageClass::Uniform, Precision::None);
+  at0.binding.reset();
+  const VariableId out = b.add_global({"result", NameSource::Interface}, kFloat, StorageClass::Output, Precision::High, at0);
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  const RegisterId field = ok(b.emit(Opcode::AccessStructField, {block, Operand::literal(4)}));
+  const RegisterId x = ok(b.emit(Opcode::AccessStructField, {field, Operand::literal(0)}));
+  ok(b.store(out, ok(b.load(x))));
+  ok(b.terminate(Opcode::Return));
+
+  const testing::Emitted e = testing::emit_checked(m, {});
+  INFO(e.text);
+  const Relaxed r = relaxed_of(e.words);
+  CHECK(share(r.members.at({"Params", "scale"})) == "all");
+  CHECK(share(r.members.at({"Params", "bias"})) == "all");
+  CHECK(share(r.members.at({"Params", "on"})) == "none");     // a bool
+  CHECK(share(r.members.at({"Params", "count"})) == "none");  // highp
+  CHECK(share(r.members.at({"Params", "inner"})) == "none");  // a struct
+  CHECK(share(r.members.at({"Inner", "x"})) == "all");
+  int member_lines = 0;
+  for (const std::string& line : testing::lines_with(e.text, "RelaxedPrecision"))
+    member_lines += line.find("OpMemberDecorate") != std::string::npos;
+  CHECK(member_lines == 3);
+  CHECK(r.member_total == member_lines);
+}
+
 #if SLUICE_HAVE_GLSL_FRONTEND
 namespace {
 
@@ -230,6 +305,12 @@ void check_same(const Compiled& c, bool compare_variables) {
       CHECK(it->second.first == counts.first);
     }
   }
+  for (const auto& [key, counts] : want.members) {
+    auto it = got.members.find(key);
+    if (it == got.members.end()) continue;  // a struct only one compiler makes (gl_PerVertex)
+    INFO("member '" << key.second << "' of '" << key.first << "'");
+    CHECK(share(it->second) == share(counts));
+  }
   std::set<spv::Op> ops;
   for (const auto& [op, n] : want.computations) ops.insert(op);
   for (const auto& [op, n] : got.computations) ops.insert(op);
@@ -260,7 +341,7 @@ std::vector<std::string> corpus_shaders_with_precision() {
 
 TEST_CASE("RelaxedPrecision: the corpus shaders with lowp/mediump decorate as glslang's SPIR-V") {
   const auto shaders = corpus_shaders_with_precision();
-  int compared = 0, decorated = 0;
+  int compared = 0, decorated = 0, members_decorated = 0, members_decorated_by_glslang = 0;
   for (const std::string& path : shaders) {
     const bool automap = path.find("/automap/") != std::string::npos;
     for (bool promote : {false, true}) {
@@ -275,12 +356,16 @@ TEST_CASE("RelaxedPrecision: the corpus shaders with lowp/mediump decorate as gl
       if (!promote) {
         ++compared;
         decorated += relaxed_of(c.sluice_words).total > 0;
+        members_decorated += relaxed_of(c.sluice_words).member_total > 0;
+        members_decorated_by_glslang += relaxed_of(c.glslang).member_total > 0;
       }
     }
   }
-  WARN(compared << " corpus shaders compared, " << decorated << " with RelaxedPrecision");
+  WARN(compared << " corpus shaders compared, " << decorated << " with RelaxedPrecision, " << members_decorated
+                << " of them on struct or block members (glslang: " << members_decorated_by_glslang << ")");
   CHECK(compared >= 15);
   CHECK(decorated >= 12);
+  CHECK(members_decorated == members_decorated_by_glslang);
 }
 
 TEST_CASE("RelaxedPrecision: integers, functions, parameters and textures; never bools") {
@@ -319,6 +404,51 @@ void main() {
   CHECK(got.named.at({spv::Op::OpVariable, "a"}).first == 1);
   CHECK(got.named.at({spv::Op::OpVariable, "b"}).first == 0);
   CHECK(got.named.at({spv::Op::OpVariable, "less"}).first == 0);
+}
+
+TEST_CASE("RelaxedPrecision: lowp and mediump block and struct members get OpMemberDecorate as glslang's") {
+  const std::string es = R"(#version 310 es
+precision highp float;
+precision highp int;
+struct Light { mediump vec3 color; float range; bool on; };
+layout(std140, binding = 0) uniform Params {
+  mediump float scale;
+  highp vec4 offset;
+  lowp int steps;
+  bool enabled;
+  Light light;
+  mediump mat2 turn;
+};
+layout(std430, binding = 1) buffer Results { mediump float values[]; };
+layout(location = 0) out vec4 result;
+void main() {
+  Light local = light;
+  local.range += 1.0;
+  float s = enabled && local.on ? scale : 1.0;
+  result = offset * s + vec4(local.color * local.range, float(steps)) + vec4(turn[0], values[0], 0.0);
+  values[1] = s;
+})";
+  for (bool promote : {false, true}) {
+    Compiled c;
+    std::string why;
+    INFO(why);
+    REQUIRE(compile_both(es, ir::ShaderStage::Fragment, false, promote, c, why));
+    check_same(c, !promote);
+    const Relaxed got = relaxed_of(c.sluice_words), want = relaxed_of(c.glslang);
+    using Key = std::pair<std::string, std::string>;
+    for (const Key& relaxed : {Key{"Params", "scale"}, Key{"Params", "steps"}, Key{"Params", "turn"},
+                               Key{"Light", "color"}, Key{"Results", "values"}}) {
+      INFO("member '" << relaxed.second << "' of '" << relaxed.first << "'");
+      CHECK(share(got.members.at(relaxed)) == "all");
+      CHECK(share(want.members.at(relaxed)) == "all");
+    }
+    for (const Key& plain : {Key{"Params", "offset"}, Key{"Params", "enabled"}, Key{"Params", "light"},
+                             Key{"Light", "range"}, Key{"Light", "on"}}) {
+      INFO("member '" << plain.second << "' of '" << plain.first << "'");
+      CHECK(share(got.members.at(plain)) == "none");
+      CHECK(share(want.members.at(plain)) == "none");
+    }
+  }
 }
 
 TEST_CASE("RelaxedPrecision: desktop GLSL only where a precision qualifier is in effect") {
