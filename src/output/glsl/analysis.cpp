@@ -344,10 +344,13 @@ class Analyser {
     return store.operands[1].is_register() && regs_.chained_stores[store.operands[1].value()];
   }
 
-  // The copies of a copy-back argument (source_forms.h).
+  // The copies of a copy-back argument and the Store and Load of glslang's
+  // temporary for the call's value (source_forms.h).
   bool writes_nothing(const ir::Instruction& inst) const {
     return (inst.result.valid() && regs_.folded[inst.result.index()]) ||
-           (inst.opcode == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]);
+           (inst.opcode == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]) ||
+           ((inst.opcode == Opcode::Store || inst.opcode == Opcode::Load) && inst.operands[0].is_variable() &&
+            vars_.return_temporary[inst.operands[0].value()].valid());
   }
 
   bool last_of_chain(BlockId id, std::size_t index) const {
@@ -375,7 +378,10 @@ class Analyser {
         const bool chained = inst.opcode == Opcode::Store && inst.operands[1].is_register() &&
                              regs_.chained_stores[inst.operands[1].value()] && !last_of_chain(id, i);
         // The copies of a copy-back argument write nothing; the call uses
-        // the argument in the temporary's place.
+        // the argument in the temporary's place, and its value is used
+        // where glslang's temporary for it is loaded.
+        if (const RegisterId call = loaded_call_value(vars_, inst); call.valid())
+          add_use(call, Site{id, static_cast<std::int32_t>(i)});
         if (writes_nothing(inst)) continue;
         // A split coordinate's vector is used once (source_forms.h).
         if (inst.result.valid() && regs_.split_coordinate[inst.result.index()] == kSplitNothing) continue;

@@ -69,11 +69,23 @@ struct VariableFacts {
   std::vector<ir::BlockId> for_init_of;          // the Loop block whose for-init declares it
   // A copy-back temporary (source_forms.h): the argument written in its place.
   std::vector<std::optional<ir::Operand>> argument_target;
+  // glslang's temporary for the value of a call with converted out
+  // arguments (source_forms.h): the call's result, which its Load stands
+  // for; neither its Store nor its Load names it.
+  std::vector<ir::RegisterId> return_temporary;
 
   explicit VariableFacts(std::size_t n)
       : declared_in(n), is_parameter(n, 0), first_order(n, UINT32_MAX), last_order(n, 0), first_use(n),
-        first_use_is_store(n, 0), declare_at_store(n, -1), declared(n, 0), for_init_of(n), argument_target(n) {}
+        first_use_is_store(n, 0), declare_at_store(n, -1), declared(n, 0), for_init_of(n), argument_target(n),
+        return_temporary(n) {}
 };
+
+// The call's result that a Load of glslang's return temporary stands for
+// (source_forms.h); invalid for any other instruction.
+inline ir::RegisterId loaded_call_value(const VariableFacts& vars, const ir::Instruction& inst) {
+  if (inst.opcode != ir::Opcode::Load || !inst.operands[0].is_variable()) return {};
+  return vars.return_temporary[inst.operands[0].value()];
+}
 
 struct FunctionAnalysis {
   std::vector<ir::BlockContext> contexts;  // by BlockId

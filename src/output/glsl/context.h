@@ -59,6 +59,10 @@ struct EmitContext {
   // By FunctionId: the function (or one it calls) may write memory other
   // than Function-storage variables (call_effects.h).
   std::vector<std::uint8_t> writes_memory;
+  // By VariableId: private globals that no text names (glslang's temporary
+  // for the value of a call with converted out arguments, source_forms.h),
+  // left undeclared.
+  std::vector<std::uint8_t> unwritten_globals;
   std::set<std::string> extensions;
   std::optional<std::string> error;
 

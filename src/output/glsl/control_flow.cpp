@@ -29,35 +29,65 @@ using State = RegisterStates::State;
 
 namespace {
 
-// A struct none of whose members (nor theirs) is an array, and that no
-// global (a buffer or block, which lays it out) holds a struct of its name.
-bool plain_struct(const ir::Module& m, ir::TypeId t) {
-  if (m.type(t).kind != ir::TypeKind::Struct) return false;
-  for (std::uint32_t v = 0; v < m.variable_count(); ++v) {
-    const ir::Variable& var = m.variable(ir::VariableId(v));
-    if (m.type(var.type).kind != ir::TypeKind::Pointer || m.type(var.type).storage == ir::StorageClass::Function)
-      continue;
-    std::vector<ir::TypeId> held{m.type(var.type).element};
-    while (!held.empty()) {
-      const ir::Type& ty = m.type(held.back());
-      held.pop_back();
-      if (ty.kind == ir::TypeKind::Struct && ty.name == m.type(t).name) return false;
-      if (ty.kind == ir::TypeKind::Array || ty.kind == ir::TypeKind::UnsizedArray) held.push_back(ty.element);
-      if (ty.kind == ir::TypeKind::Struct)
-        for (const ir::StructMember& member : ty.members) held.push_back(member.type);
-    }
-  }
+// A struct or array (of them) that carries no layout of its own: no block,
+// no explicit member offsets or matrix layouts, nothing opaque.
+bool aggregate_without_layout(const EmitContext& ctx, ir::TypeId t) {
+  const ir::Module& m = ctx.m;
+  if (m.type(t).kind != ir::TypeKind::Struct && m.type(t).kind != ir::TypeKind::Array) return false;
+  if (contains_opaque(ctx, t)) return false;
   std::vector<ir::TypeId> stack{t};
   while (!stack.empty()) {
     const ir::Type& ty = m.type(stack.back());
     stack.pop_back();
-    if (ty.kind == ir::TypeKind::Array || ty.kind == ir::TypeKind::UnsizedArray) return false;
+    if (ty.kind == ir::TypeKind::Array || ty.kind == ir::TypeKind::UnsizedArray) stack.push_back(ty.element);
     if (ty.kind != ir::TypeKind::Struct) continue;
     if (ty.is_block || ty.layout != ir::BlockLayout::None) return false;
     for (const ir::StructMember& member : ty.members) {
       if (member.offset || member.matrix_layout != ir::MatrixLayout::Default) return false;
       stack.push_back(member.type);
     }
+  }
+  return true;
+}
+
+// Whether `value` was read (whole, or as a part of what was read) through a
+// pointer into a buffer, uniform block or push constant. glslang gives such
+// a struct or array its block's laid-out SPIR-V type, and its ?: stores the
+// operand into a temporary of the type without layout, which spirv-val
+// rejects (spv.structCopy.comp). Operands read from Function, Private,
+// Workgroup, Input, Output or loose uniform variables, and constructed or
+// returned values, have the plain type: their ?: compiles correctly.
+bool read_from_laid_out_block(const ir::Module& m, const ir::Function& f, const RegisterFacts& regs,
+                              ir::Operand value) {
+  while (value.is_register()) {
+    const Site& d = regs.def[value.value()];
+    if (d.index < 0) return false;  // a merge input or a parameter: a value of its own
+    const ir::Instruction& inst = f.block(d.block).instructions[d.index];
+    if (inst.opcode == Opcode::Load) {
+      const ir::StorageClass s = m.type(m.type_of(inst.operands[0])).storage;
+      return s == ir::StorageClass::StorageBuffer || s == ir::StorageClass::Uniform ||
+             s == ir::StorageClass::PushConstant;
+    }
+    const ir::OpcodeFamily family = ir::info(inst.opcode).family;
+    if (family != ir::OpcodeFamily::Extract && family != ir::OpcodeFamily::Alias) return false;
+    value = inst.operands[0];
+  }
+  return false;
+}
+
+// glslang writes `c ? a : b` as an OpSelect, without blocks, when it is a
+// scalar or vector and each operand is a constant or a variable's name
+// (GlslangToSpv's selectPolicy); otherwise it branches, which matters beside
+// sampler2D(t, s) (bind_branches_beside_sampler_construct).
+bool glslang_selects(const ir::Module& m, const ir::Function& f, const RegisterFacts& regs, ir::TypeId t,
+                     std::initializer_list<ir::Operand> operands) {
+  if (!ir::is_scalar(m, t) && !ir::is_vector(m, t)) return false;
+  for (const ir::Operand o : operands) {
+    if (o.is_constant()) continue;
+    if (!o.is_register() || regs.def[o.value()].index < 0) return false;
+    const Site& d = regs.def[o.value()];
+    const ir::Instruction& inst = f.block(d.block).instructions[d.index];
+    if (inst.opcode != Opcode::Load || !inst.operands[0].is_variable()) return false;
   }
   return true;
 }
@@ -194,7 +224,10 @@ void FunctionEmitter::terminator(Frame& f, BlockId id, const ir::Block& b) {
         ctx_.fail("Merge outside the chain of an If branch");
         return;
       }
-      if (has_operand) f.result.value = value_operand(f, t.operands[0], MemoryAccess{});
+      if (has_operand) {
+        f.result.merged = t.operands[0];
+        f.result.value = value_operand(f, t.operands[0], MemoryAccess{});
+      }
       return;
     case Opcode::Discard: statement(f, "discard", false); return;
     case Opcode::Unreachable:
@@ -299,26 +332,31 @@ void FunctionEmitter::assemble_if(Frame& f, const ir::Block& b) {
   ChainResult& t = f.subs[0];
   ChainResult* e = f.subs.size() > 1 && f.subs[1].present ? &f.subs[1] : nullptr;
   const ir::Operand cond = b.instructions.back().operands[0];
-  // Scalars, vectors, matrices and structs without explicit layout:
-  // glslang's ?: on laid-out structs and on arrays copies between layouts
-  // incorrectly (the corpus' spv.structCopy.comp).
-  const bool simple_type = input.valid() && (ir::is_scalar(m_, m_.reg(input).type) ||
-                                             ir::is_vector(m_, m_.reg(input).type) ||
-                                             ir::is_matrix(m_, m_.reg(input).type) ||
-                                             plain_struct(m_, m_.reg(input).type));
+  // Scalars, vectors, matrices, and structs and arrays unless an operand
+  // was read from a laid-out block (glslang's ?: copies it between layouts
+  // wrongly; read_from_laid_out_block).
+  const bool simple_type =
+      input.valid() &&
+      (ir::is_scalar(m_, m_.reg(input).type) || ir::is_vector(m_, m_.reg(input).type) ||
+       ir::is_matrix(m_, m_.reg(input).type) ||
+       (aggregate_without_layout(ctx_, m_.reg(input).type) && t.merged && e && e->merged &&
+        !read_from_laid_out_block(m_, f_, regs_, *t.merged) && !read_from_laid_out_block(m_, f_, regs_, *e->merged)));
   if (simple_type && e && t.value && e->value && doc_.empty(t.chunk) && doc_.empty(e->chunk)) {
     Expr a = std::move(*t.value), z = std::move(*e->value);
     MemoryAccess branches = a.access;
     branches.merge(z.access);
     Expr c = value_operand(f, cond, branches);
     const bool boolean = m_.reg(input).type == ir::predefined::kBool;
+    const bool short_circuit = boolean && (z.text == "false" || a.text == "true");
     Expr r = boolean && z.text == "false"  ? binary(c, "&&", a, Prec::LogicalAnd)
              : boolean && a.text == "true" ? binary(c, "||", z, Prec::LogicalOr)
                                            : conditional(c, a, z);
     r.access = c.access;
     r.access.merge(branches);
     r.depth = 1 + std::max({c.depth, a.depth, z.depth});
-    r.branches = true;
+    r.branches = c.branches || a.branches || z.branches || short_circuit ||
+                 !(t.merged && e->merged &&
+                   glslang_selects(m_, f_, regs_, m_.reg(input).type, {*t.merged, *e->merged}));
     return define(f, input, std::move(r));
   }
   const Expr c = value_operand(f, cond, kEverything);

@@ -82,6 +82,7 @@ class GlobalDeclarer {
   explicit GlobalDeclarer(EmitContext& ctx) : ctx_(ctx), m_(ctx.m) {}
 
   void declare(VariableId id, const ir::Decorations& d, std::string& out) {
+    if (id.index() < ctx_.unwritten_globals.size() && ctx_.unwritten_globals[id.index()]) return;
     const ir::Variable& v = m_.variable(id);
     const TypeId pointee = pointee_of(ctx_, v);
     const StorageClass storage = storage_of(ctx_, v);

@@ -74,7 +74,7 @@ struct Expr {
   Prec prec = Prec::Primary;
   MemoryAccess access;      // what evaluating it reads and writes
   std::uint32_t depth = 0;  // operations nested in the text; 0 for names and literals
-  bool branches = false;    // contains ?:, && or ||, which compilers turn into control flow
+  bool branches = false;    // contains &&, || or a ?: glslang turns into control flow (glslang_selects)
 
   bool pure() const { return access.empty(); }
 };

@@ -46,6 +46,7 @@ struct ChainResult {
   bool present = false;          // the sub-block exists
   bool declares = false;         // declarations at the chunk's top level
   std::optional<Expr> value;     // the operand of a final Merge or LoopIf, not yet spelled anywhere
+  std::optional<ir::Operand> merged;  // a final Merge's operand itself
   ir::Opcode end = ir::Opcode::Unreachable;  // the chain's last terminator
   bool only_expressions = true;  // every statement is an expression statement (for a `for` step)
   std::vector<std::string> expressions;

@@ -95,6 +95,16 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
       functions += text + "\n";
     }
     if (!prototypes.empty()) functions = prototypes + "\n" + functions;
+    // Globals that the functions found no text names are declared again
+    // without them (emit_declarations only adds to what ctx caches).
+    ctx.unwritten_globals.assign(m.variable_count(), 0);
+    bool unwritten = false;
+    for (ir::VariableId g : m.globals())
+      if (vars.return_temporary[g.index()].valid()) {
+        ctx.unwritten_globals[g.index()] = 1;
+        unwritten = true;
+      }
+    if (unwritten && !ctx.failed()) declarations = emit_declarations(ctx);
   }
   if (ctx.failed()) return Error{"GLSL output: " + *ctx.error};
   if (!functions.empty()) functions.pop_back();

@@ -3,6 +3,7 @@
 // just after (copies back) an operation.
 #include "output/glsl/source_forms.h"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 
@@ -62,6 +63,19 @@ bool writes_through_temporaries(Opcode op) {
   }
 }
 
+// GLSL's implicit conversions between 32-bit kinds (4.50 section 4.1.10;
+// ES has none): int to uint, int and uint to float, of one shape.
+bool implicit_conversion(const EmitContext& ctx, ir::TypeId from, ir::TypeId to) {
+  const auto a = ir::component_kind(ctx.m, from), b = ir::component_kind(ctx.m, to);
+  if (ctx.es || !a || !b || ir::component_count(ctx.m, from) != ir::component_count(ctx.m, to)) return false;
+  return (*a == ir::ScalarKind::Int && (*b == ir::ScalarKind::Uint || *b == ir::ScalarKind::Float)) ||
+         (*a == ir::ScalarKind::Uint && *b == ir::ScalarKind::Float);
+}
+
+bool is_conversion(Opcode op) {
+  return op == Opcode::ConstructScalarFromScalar || op == Opcode::ConstructVectorFromVector;
+}
+
 }  // namespace
 
 void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::span<const BlockId> reachable,
@@ -111,65 +125,138 @@ void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::sp
 
 void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std::span<const BlockId> reachable,
                               RegisterFacts& regs, VariableFacts& vars) {
-  auto is_local = [&](ir::Operand o) {
-    if (!o.is_variable() || ctx.is_global[o.value()]) return false;
+  const ir::Module& m = ctx.m;
+  auto is_parameter = [&](ir::Operand o) {
     for (const ir::FunctionParam& p : f.params)
-      if (p.variable == o.as_variable()) return false;
-    return true;
+      if (ir::Operand(p.variable) == o) return true;
+    return false;
   };
+  auto is_local = [&](ir::Operand o) { return o.is_variable() && !ctx.is_global[o.value()] && !is_parameter(o); };
   std::unordered_map<std::uint32_t, std::uint32_t> variable_uses;
   for (BlockId id : reachable)
     for (const ir::Instruction& inst : f.block(id).instructions)
       for (const ir::Operand& o : inst.operands)
-        if (is_local(o)) ++variable_uses[o.value()];
+        if (o.is_variable()) ++variable_uses[o.value()];
   auto load_of = [&](ir::Operand value, const ir::Block& b, BlockId id) -> const ir::Instruction* {
     if (!value.is_register() || regs.uses[value.value()] != 1) return nullptr;
     const Site& d = regs.def[value.value()];
     if (d.block != id || d.index < 0 || b.instructions[d.index].opcode != Opcode::Load) return nullptr;
     return &b.instructions[d.index];
   };
+  struct CopyBack {
+    ir::Operand temp, target;
+    RegisterId load, conversion;  // conversion: invalid for a plain copy
+    std::optional<std::size_t> copy_in;
+  };
+  // The copy back of temporary t at instruction `at` of b: Load T, Store P,
+  // or (converted) Load T, an implicit conversion, Store P.
+  auto copy_back_at = [&](const ir::Block& b, ir::Operand t, std::size_t at,
+                          bool converted) -> std::optional<CopyBack> {
+    const std::size_t length = converted ? 3 : 2;
+    if (!is_local(t) || at + length > b.instructions.size()) return std::nullopt;
+    const ir::Instruction& load = b.instructions[at];
+    const ir::Instruction& store = b.instructions[at + length - 1];
+    if (load.opcode != Opcode::Load || load.operands[0] != t || regs.uses[load.result.index()] != 1 ||
+        store.opcode != Opcode::Store || store.operands[0] == t)
+      return std::nullopt;
+    CopyBack c{t, store.operands[0], load.result, RegisterId(), std::nullopt};
+    if (converted) {
+      const ir::Instruction& conversion = b.instructions[at + 1];
+      if (!is_conversion(conversion.opcode) || conversion.operands[0] != ir::Operand(load.result) ||
+          regs.uses[conversion.result.index()] != 1 ||
+          !implicit_conversion(ctx, m.reg(load.result).type, m.reg(conversion.result).type))
+        return std::nullopt;
+      c.conversion = conversion.result;
+    }
+    if (store.operands[1] != ir::Operand(converted ? c.conversion : c.load)) return std::nullopt;
+    return c;
+  };
+  // Whether the call at k may name the target in T's place: T is used only
+  // by its copy in (if any), the call and its copy back, and the target's
+  // pointer is computed before both.
+  auto in_place = [&](const ir::Block& b, BlockId id, std::size_t k, CopyBack& c) {
+    // The copy in: Store T (Load P) with nothing effectful but other
+    // copies in between it and the call.
+    for (std::size_t i = k; i-- > 0;) {
+      const ir::Instruction& s = b.instructions[i];
+      if (s.opcode == Opcode::Store && s.operands[0] == c.temp) {
+        const ir::Instruction* in = load_of(s.operands[1], b, id);
+        if (in && in->operands[0] == c.target) c.copy_in = i;
+        break;
+      }
+      const bool other_copy_in =
+          s.opcode == Opcode::Store && is_local(s.operands[0]) && load_of(s.operands[1], b, id) != nullptr;
+      if (ir::info(s.opcode).has_side_effects && !other_copy_in) break;
+    }
+    if (variable_uses[c.temp.value()] != (c.copy_in ? 3u : 2u)) return false;
+    if (!c.target.is_register()) return true;
+    const Site& d = regs.def[c.target.value()];
+    return d.block.valid() && (d.block != id || d.index < static_cast<std::int32_t>(c.copy_in.value_or(k)));
+  };
+  auto write_in_place = [&](const ir::Block& b, const CopyBack& c) {
+    vars.argument_target[c.temp.value()] = c.target;
+    vars.declared[c.temp.value()] = 1;
+    regs.folded[c.load.index()] = 1;
+    if (c.conversion.valid()) regs.folded[c.conversion.index()] = 1;
+    if (c.copy_in) regs.folded[b.instructions[*c.copy_in].operands[1].value()] = 1;
+  };
+  // glslang's temporary for the call's value: used by the Store and the
+  // Load (if any) beside the call alone, in the whole module.
+  auto value_temporary = [&](ir::Operand g, std::uint32_t uses) {
+    if (variable_uses[g.value()] != uses || is_parameter(g)) return false;
+    if (!ctx.is_global[g.value()]) return true;
+    if (m.type(m.variable(g.as_variable()).type).storage != ir::StorageClass::Private) return false;
+    for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+      const ir::Function& other = m.function(ir::FunctionId(i));
+      if (&other == &f) continue;
+      for (const ir::Block& b : other.blocks)
+        for (const ir::Instruction& inst : b.instructions)
+          if (std::find(inst.operands.begin(), inst.operands.end(), g) != inst.operands.end()) return false;
+    }
+    return true;
+  };
   for (BlockId id : reachable) {
     const ir::Block& b = f.block(id);
-    for (std::size_t k = 0; k < b.instructions.size(); ++k) {
+    const std::size_t n = b.instructions.size();
+    for (std::size_t k = 0; k < n; ++k) {
       const ir::Instruction& call = b.instructions[k];
       if (!writes_through_temporaries(call.opcode)) continue;
       std::size_t next = k + 1;  // the next copy back
       for (const ir::Operand& t : call.operands) {
-        if (!is_local(t) || next + 1 >= b.instructions.size()) continue;
-        const ir::Instruction& load = b.instructions[next];
-        const ir::Instruction& store = b.instructions[next + 1];
-        if (load.opcode != Opcode::Load || load.operands[0] != t || store.opcode != Opcode::Store ||
-            store.operands[1] != ir::Operand(load.result) || store.operands[0] == t ||
-            regs.uses[load.result.index()] != 1)
-          continue;  // passed directly
+        auto c = copy_back_at(b, t, next, false);
+        if (!c) continue;  // passed directly (or converted, below)
         next += 2;
-        const ir::Operand target = store.operands[0];
-        std::uint32_t uses = variable_uses[t.value()];
-        // The copy in: Store T (Load P) with nothing effectful but other
-        // copies in between it and the call.
-        std::optional<std::size_t> copy_in;
-        for (std::size_t i = k; i-- > 0;) {
-          const ir::Instruction& s = b.instructions[i];
-          if (s.opcode == Opcode::Store && s.operands[0] == t) {
-            const ir::Instruction* in = load_of(s.operands[1], b, id);
-            if (in && in->operands[0] == target) copy_in = i;
-            break;
-          }
-          const bool other_copy_in = s.opcode == Opcode::Store && is_local(s.operands[0]) &&
-                                     load_of(s.operands[1], b, id) != nullptr;
-          if (ir::info(s.opcode).has_side_effects && !other_copy_in) break;
-        }
-        if (uses != (copy_in ? 3u : 2u)) continue;
-        if (target.is_register()) {
-          const Site& d = regs.def[target.value()];
-          if (!d.block.valid() || (d.block == id && d.index >= static_cast<std::int32_t>(copy_in.value_or(k))))
-            continue;
-        }
-        vars.argument_target[t.value()] = target;
-        vars.declared[t.value()] = 1;
-        regs.folded[load.result.index()] = 1;
-        if (copy_in) regs.folded[b.instructions[*copy_in].operands[1].value()] = 1;
+        if (in_place(b, id, k, *c)) write_in_place(b, *c);
       }
+      // glslang's out arguments of another type: G = call; P = conv(T) for
+      // each; then Load G, the call's value in its expression.
+      ir::Operand value_store;
+      if (call.result.valid()) {
+        const ir::Instruction* s = next < n ? &b.instructions[next] : nullptr;
+        if (!s || s->opcode != Opcode::Store || s->operands[1] != ir::Operand(call.result) ||
+            !s->operands[0].is_variable() || regs.uses[call.result.index()] != 1)
+          continue;
+        value_store = s->operands[0];
+        ++next;
+      }
+      std::vector<CopyBack> converted;
+      bool all_in_place = true;
+      for (const ir::Operand& t : call.operands) {
+        auto c = copy_back_at(b, t, next, true);
+        if (!c) continue;
+        next += 3;
+        all_in_place = all_in_place && in_place(b, id, k, *c) && !c->copy_in;
+        converted.push_back(*c);
+      }
+      if (converted.empty() || !all_in_place) continue;
+      if (call.result.valid()) {
+        const bool loaded = next < n && b.instructions[next].opcode == Opcode::Load &&
+                            b.instructions[next].operands[0] == value_store;
+        if (!value_temporary(value_store, loaded ? 2u : 1u)) continue;
+        vars.return_temporary[value_store.value()] = call.result;
+        vars.declared[value_store.value()] = 1;
+      }
+      for (const CopyBack& c : converted) write_in_place(b, c);
     }
   }
 }

@@ -13,6 +13,13 @@
 //    order. With nothing effectful between the copy-in and the call, and T
 //    used nowhere else, the call is written with P in T's place and the
 //    copies are not written (GLSL's own copy-in/copy-out semantics).
+//    glslang lowers an out argument of another type (converted implicitly
+//    from the parameter's type: int to uint or float, uint to float) as
+//    `(G = call(.., T, ..), P = conv(T), .., G)`: the call, Store G of its
+//    value, Load T, the conversion and Store P for each such argument in
+//    order, then Load G where the value is used. With T and G used nowhere
+//    else (G, often a private global, in no other function), the call is
+//    written with P in T's place where G is loaded, and G is not declared.
 //  - split coordinates: a depth comparison takes its coordinate and depth
 //    reference from one vecN in GLSL, and textureProj on a 1D or 2D
 //    texture a vec4 whose z it ignores; the front end takes the vector
@@ -32,9 +39,10 @@ namespace sluice::glsl_out {
 void find_implicit_splats(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
                           RegisterFacts& regs);
 
-// Sets regs.folded for the copies' Loads, vars.argument_target for each
-// temporary and marks the temporaries declared (they are never written).
-// Needs regs.def and the plain use counts.
+// Sets regs.folded for the copies' Loads (and conversions),
+// vars.argument_target for each temporary, vars.return_temporary for G, and
+// marks the temporaries declared (they are never written). Needs regs.def
+// and the plain use counts.
 void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std::span<const ir::BlockId> reachable,
                               RegisterFacts& regs, VariableFacts& vars);
 

@@ -570,9 +570,13 @@ bool FunctionEmitter::extracts_from_loaded_value(const ir::Instruction& inst) co
 void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, const ir::Instruction& inst) {
   const Opcode op = inst.opcode;
   const RegisterId r = inst.result;
-  // The copies of a copy-back argument: the call names the argument.
+  // The copies of a copy-back argument: the call names the argument. The
+  // call itself stands where glslang's temporary for its value is read.
   if ((r.valid() && regs_.folded[r.index()]) ||
       (op == Opcode::Store && inst.operands[1].is_register() && regs_.folded[inst.operands[1].value()]))
+    return;
+  if (const RegisterId call = loaded_call_value(vars_, inst); call.valid()) return define(f, r, operand(call));
+  if (op == Opcode::Store && inst.operands[0].is_variable() && vars_.return_temporary[inst.operands[0].value()].valid())
     return;
   if (r.valid() && regs_.split_coordinate[r.index()]) return;  // the sampling spells the vector
   declare_used(f, inst, static_cast<std::int32_t>(index));

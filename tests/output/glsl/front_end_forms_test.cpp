@@ -76,6 +76,33 @@ void main() {
   testing::position_of(text, "a[n], f(), g())");
 }
 
+// GLSL converts an out argument from the parameter's type to the
+// argument's (int to uint or float, uint to float); glslang lowers the call
+// through tempArg/tempReturn temporaries, which the text must not name.
+TEST_CASE("front-end forms: out arguments of another type are written in place") {
+  const std::string text = round_trip(R"(int split(float a, out int whole, out ivec2 parts) {
+    whole = int(a);
+    parts = ivec2(n, 2);
+    return whole + 1;
+}
+void counts(out int signed_count, out uint unsigned_count) { signed_count = n; unsigned_count = 3u; }
+void main() {
+    float whole;
+    vec2 parts;
+    uint u;
+    float f;
+    float sum = 2.0 * split(v_in.x, whole, parts);
+    split(v_in.y, whole, parts);
+    counts(u, f);
+    color = vec4(sum + whole, parts.x, float(u) + f, parts.y);
+})");
+  testing::position_of(text, "split(v_in.x, whole, parts))");
+  testing::position_of(text, "split(v_in.y, whole, parts);");
+  testing::position_of(text, "counts(u, f);");
+  CHECK(text.find("tempReturn") == std::string::npos);
+  CHECK(text.find("tempArg") == std::string::npos);
+}
+
 TEST_CASE("front-end forms: constants, declarations, steps and calls keep the front end's order") {
   const std::string text = round_trip(R"(void later(out vec4 c);
 void main() {
@@ -237,6 +264,54 @@ void main() {
   testing::position_of(text, "textureLod(shadow, c3, 0.0)");
   testing::position_of(text, "textureProj(plain, c4)");
   testing::position_of(text, "texture(shadow, c3 + vec3(1.0))");
+}
+
+TEST_CASE("front-end forms: ?: on structs and arrays not read from a laid-out block stays ?:") {
+  // glslang copies correctly between operands of the same SPIR-V type:
+  // inputs, shared, locals and constructors (spv.1.4.OpSelect.frag); only an
+  // operand read from a buffer, uniform block or push constant is laid out
+  // (spirv-val checks every text here).
+  const std::string comp = R"(#version 450
+layout(local_size_x = 1) in;
+struct S { uint a; uint b; };
+layout(std430, binding = 0) buffer B { uint n; S d[4]; uint arr[2]; } b;
+shared S sh[4];
+void main() {
+    S l = S(1u, 2u);
+    uint la[2] = uint[2](3u, 4u);
+    S x = b.n > 0u ? sh[1] : l;
+    uint y[2] = b.n > 1u ? la : uint[2](5u, b.n);
+    b.d[1] = x;
+    b.arr = y;
+}
+)";
+  const std::string text = round_trip_source(comp, "forms.comp").text;
+  testing::position_of(text, "? sh[1] : l;");
+  testing::position_of(text, "? la : uint[2](5u, b.n);");
+  const std::string frag = std::string(kHeader) + R"(struct P { float a; int b; };
+layout(location = 2) flat in P p1;
+layout(location = 4) flat in P p2;
+void main() {
+    P q = n > 5 ? p1 : p2;
+    color = vec4(q.a);
+})";
+  testing::position_of(round_trip_source(frag, "forms.frag").text, "n > 5 ? p1 : p2;");
+}
+
+TEST_CASE("front-end forms: a ?: of names or constants stays in place beside sampler2D(t, s)") {
+  // glslang makes such a ?: an OpSelect, so the OpSampledImage and its use
+  // share a block; a ?: that branches (texCoord.xy, spv.sampledImageBlock.frag)
+  // is named first instead (spirv-val checks the text).
+  const std::string text = round_trip(R"(layout(set = 0, binding = 0) uniform texture2D tex0;
+layout(set = 0, binding = 1) uniform sampler samp0;
+layout(location = 2) flat in ivec2 tc1;
+layout(location = 3) flat in ivec2 tc2;
+void main() {
+    color = texelFetch(sampler2D(tex0, samp0), n == 0 ? tc1 : tc2, 0);
+    color += texelFetch(sampler2D(tex0, samp0), n == 1 ? tc1 : ivec2(1, 2), 0);
+})");
+  testing::position_of(text, "texelFetch(sampler2D(tex0, samp0), n == 0 ? tc1 : tc2, 0)");
+  testing::position_of(text, "texelFetch(sampler2D(tex0, samp0), n == 1 ? tc1 : ivec2(1, 2), 0)");
 }
 
 #endif  // SLUICE_HAVE_GLSL_FRONTEND
