@@ -181,6 +181,15 @@ std::optional<ir::Operand> Translator::try_bind_const_local(const TIntermSymbol*
   if (s->getQualifier().storage != glslang::EvqConstReadOnly || variables.contains(s->getId()) ||
       const_locals_kept.contains(s->getId()))
     return std::nullopt;
+  // Stays a variable: a type holding an array, which a run-time index reads
+  // through memory (as a value, each such read would copy the array whole
+  // into a temporary; a matrix's few columns are worth it), and a local
+  // declared at another precision than its initializer's (the value would
+  // keep the initializer's).
+  const glslang::TType& declared = s->getType();
+  if (declared.containsArray() ||
+      to_precision(declared.getQualifier().precision) != to_precision(init->getQualifier().precision))
+    return std::nullopt;
   const ir::Operand v = rvalue(init);
   const ir::TypeId t = type(s->getType(), s->getLoc());
   if (failed_) return kNoValue;

@@ -12,16 +12,20 @@ namespace {
 
 bool writes_memory(const ir::Module& m, const ir::Instruction& inst) {
   const ir::OpcodeInfo& info = ir::info(inst.opcode);
-  if (!info.has_side_effects || info.family == ir::OpcodeFamily::Control || inst.opcode == ir::Opcode::Call)
-    return false;
+  if (!info.has_side_effects || info.family == ir::OpcodeFamily::Control) return false;
   bool through_pointer = false;
   for (const ir::Operand& o : inst.operands) {
     const ir::TypeId t = m.type_of(o);
     if (!t.valid() || m.type(t).kind != ir::TypeKind::Pointer) continue;
     through_pointer = true;
+    // A call's out argument may point at any memory (the IR checks only
+    // the pointee type), and the callee writes it through a Function-
+    // storage parameter, which its own summary does not count.
     if (m.type(t).storage != ir::StorageClass::Function) return true;
   }
-  return !through_pointer;  // barriers and the like
+  // A call's own effects come from its callee's summary (the fixed point);
+  // any other effect without a pointer is a barrier and the like.
+  return inst.opcode != ir::Opcode::Call && !through_pointer;
 }
 
 }  // namespace

@@ -59,6 +59,8 @@ struct EmitContext {
   // By FunctionId: the function (or one it calls) may write memory other
   // than Function-storage variables (call_effects.h).
   std::vector<std::uint8_t> writes_memory;
+  // By VariableId: a global that more than one function names.
+  std::vector<std::uint8_t> shared_by_functions;
   // By VariableId: private globals that no text names (glslang's temporary
   // for the value of a call with converted out arguments, source_forms.h),
   // left undeclared.

@@ -78,9 +78,11 @@ bool read_from_laid_out_block(const ir::Module& m, const ir::Function& f, const 
 // glslang writes `c ? a : b` as an OpSelect, without blocks, when it is a
 // scalar or vector and each operand is a constant or a variable's name
 // (GlslangToSpv's selectPolicy); otherwise it branches, which matters beside
-// sampler2D(t, s) (bind_branches_beside_sampler_construct).
-bool glslang_selects(const ir::Module& m, const ir::Function& f, const RegisterFacts& regs, ir::TypeId t,
-                     std::initializer_list<ir::Operand> operands) {
+// sampler2D(t, s) (bind_branches_beside_sampler_construct). A Load the text
+// spells as something else — a call (a return temporary) or a copy-back
+// argument — is no name.
+bool glslang_selects(const ir::Module& m, const ir::Function& f, const RegisterFacts& regs,
+                     const VariableFacts& vars, ir::TypeId t, std::initializer_list<ir::Operand> operands) {
   if (!ir::is_scalar(m, t) && !ir::is_vector(m, t)) return false;
   for (const ir::Operand o : operands) {
     if (o.is_constant()) continue;
@@ -88,6 +90,8 @@ bool glslang_selects(const ir::Module& m, const ir::Function& f, const RegisterF
     const Site& d = regs.def[o.value()];
     const ir::Instruction& inst = f.block(d.block).instructions[d.index];
     if (inst.opcode != Opcode::Load || !inst.operands[0].is_variable()) return false;
+    const std::uint32_t v = inst.operands[0].value();
+    if (vars.return_temporary[v].valid() || vars.argument_target[v]) return false;
   }
   return true;
 }
@@ -356,7 +360,7 @@ void FunctionEmitter::assemble_if(Frame& f, const ir::Block& b) {
     r.depth = 1 + std::max({c.depth, a.depth, z.depth});
     r.branches = c.branches || a.branches || z.branches || short_circuit ||
                  !(t.merged && e->merged &&
-                   glslang_selects(m_, f_, regs_, m_.reg(input).type, {*t.merged, *e->merged}));
+                   glslang_selects(m_, f_, regs_, vars_, m_.reg(input).type, {*t.merged, *e->merged}));
     return define(f, input, std::move(r));
   }
   const Expr c = value_operand(f, cond, kEverything);

@@ -30,6 +30,23 @@ std::vector<std::vector<ir::FunctionId>> callees_of(const ir::Module& m) {
   return callees;
 }
 
+// By VariableId: 1 for a global that more than one function names.
+std::vector<std::uint8_t> globals_shared_by_functions(const ir::Module& m) {
+  constexpr std::uint32_t kNoFunction = UINT32_MAX;
+  std::vector<std::uint32_t> named_in(m.variable_count(), kNoFunction);
+  std::vector<std::uint8_t> shared(m.variable_count(), 0);
+  for (std::uint32_t i = 0; i < m.function_count(); ++i)
+    for (const ir::Block& b : m.function(ir::FunctionId(i)).blocks)
+      for (const ir::Instruction& inst : b.instructions)
+        for (const ir::Operand& o : inst.operands) {
+          if (!o.is_variable() || o.value() >= m.variable_count()) continue;
+          std::uint32_t& first = named_in[o.value()];
+          if (first == kNoFunction) first = i;
+          else if (first != i) shared[o.value()] = 1;
+        }
+  return shared;
+}
+
 // Fails on recursion, by an explicit-stack depth-first search over the calls.
 void refuse_recursion(EmitContext& ctx, const std::vector<std::vector<ir::FunctionId>>& callees) {
   const ir::Module& m = ctx.m;
@@ -83,6 +100,7 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
     const auto callees = callees_of(m);
     refuse_recursion(ctx, callees);
     ctx.writes_memory = functions_writing_memory(m, callees);
+    ctx.shared_by_functions = globals_shared_by_functions(m);
     // A function is declared early when a caller comes before it.
     std::vector<std::uint8_t> forward(m.function_count(), 0);
     for (std::uint32_t i = 0; i < callees.size(); ++i)

@@ -83,13 +83,19 @@ bool is_user_varying(const EmitContext& ctx, VariableId id) {
 // automatic mapping can leave such IR, spv.430.vert: moving one would
 // change the interface); then, in Vulkan, gives those without a location
 // the lowest free range, and resources without a binding the next free one
-// in their set. Outputs of another `index` (dual-source blending) are apart.
+// in their set. Outputs of another `index` (dual-source blending) are apart,
+// and so are variables that share a location through `component` (packing;
+// glslang itself checks that their components do not overlap).
 std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   const ir::Module& m = ctx.m;
   std::vector<ir::Decorations> out;
   for (VariableId id : m.globals()) out.push_back(m.variable(id).decorations);
   using LocationSpace = std::pair<StorageClass, std::uint32_t>;  // storage, index
-  std::map<LocationSpace, std::map<std::uint32_t, VariableId>> used_locations;
+  struct LocationUser {
+    VariableId variable;
+    bool has_component = false;
+  };
+  std::map<LocationSpace, std::map<std::uint32_t, LocationUser>> used_locations;
   std::map<std::uint32_t, std::set<std::uint32_t>> used_bindings;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
@@ -99,14 +105,14 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       for (std::uint32_t k = 0; k < n; ++k) {
         const auto other = used.find(*out[i].location + k);
-        if (other != used.end() && !out[i].component) {
+        if (other != used.end() && !out[i].component && !other->second.has_component) {
           ctx.fail(fmt::format("the {}s '{}' and '{}' overlap at location {}, which GLSL cannot declare",
                                storage_of(ctx, v) == StorageClass::Input ? "input" : "output",
-                               ctx.variable_names[other->second.index()], ctx.variable_names[id.index()],
+                               ctx.variable_names[other->second.variable.index()], ctx.variable_names[id.index()],
                                other->first));
           return out;
         }
-        used.emplace(*out[i].location + k, id);
+        used.emplace(*out[i].location + k, LocationUser{id, out[i].component.has_value()});
       }
     }
     if (is_resource(ctx, v) && out[i].binding) used_bindings[out[i].set.value_or(0)].insert(*out[i].binding);
@@ -125,7 +131,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
         if (free) break;
         ++start;
       }
-      for (std::uint32_t k = 0; k < n; ++k) used.emplace(start + k, id);
+      for (std::uint32_t k = 0; k < n; ++k) used.emplace(start + k, LocationUser{id});
       out[i].location = start;
     }
     if (is_resource(ctx, v) && !out[i].binding) {

@@ -3,7 +3,6 @@
 // just after (copies back) an operation.
 #include "output/glsl/source_forms.h"
 
-#include <algorithm>
 #include <optional>
 #include <unordered_map>
 
@@ -205,15 +204,9 @@ void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std
   auto value_temporary = [&](ir::Operand g, std::uint32_t uses) {
     if (variable_uses[g.value()] != uses || is_parameter(g)) return false;
     if (!ctx.is_global[g.value()]) return true;
-    if (m.type(m.variable(g.as_variable()).type).storage != ir::StorageClass::Private) return false;
-    for (std::uint32_t i = 0; i < m.function_count(); ++i) {
-      const ir::Function& other = m.function(ir::FunctionId(i));
-      if (&other == &f) continue;
-      for (const ir::Block& b : other.blocks)
-        for (const ir::Instruction& inst : b.instructions)
-          if (std::find(inst.operands.begin(), inst.operands.end(), g) != inst.operands.end()) return false;
-    }
-    return true;
+    // This function names g, so no other one may.
+    return m.type(m.variable(g.as_variable()).type).storage == ir::StorageClass::Private &&
+           !ctx.shared_by_functions[g.value()];
   };
   for (BlockId id : reachable) {
     const ir::Block& b = f.block(id);

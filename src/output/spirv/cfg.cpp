@@ -114,10 +114,11 @@ std::uint32_t CfgBuilder::synthetic_node(NodeKind kind, std::uint32_t loop) {
 }
 
 Result<Cfg> CfgBuilder::build() {
-  // A loop owns at least three blocks (condition or body, and merge) and
-  // adds at most two nodes (header, latch): no function has more nodes than
-  // 5/3 of its blocks, so neither list ever reallocates.
-  const std::size_t most_nodes = f_.blocks.size() * 5 / 3 + 2;
+  // Each loop adds at most two nodes (header, latch) and owns a merge block
+  // no other construct has (the entry block merges nothing): no function
+  // has more than 3 nodes per block, so neither list ever reallocates.
+  // Pages reserved but never written cost no memory.
+  const std::size_t most_nodes = f_.blocks.size() * 3;
   cfg_.nodes.reserve(most_nodes);
   cfg_.order.reserve(most_nodes);
   const std::uint32_t entry = block_node(f_.entry);

@@ -363,4 +363,20 @@ void main() {
 )");
   CHECK(variable_named(s, "k") != nullptr);
   CHECK(variable_named(s, "j") == nullptr);  // inside an if: seen there only
+  // An array indexed at run time is read through memory; a local declared
+  // mediump keeps its own precision apart from a highp initializer's.
+  const Module a = testing::compile_valid(R"(#version 450
+layout(location = 0) in vec4 v;
+layout(location = 1) flat in int n;
+layout(location = 0) out vec4 color;
+void main() {
+  const float w[3] = float[3](v.x, v.y, v.z);
+  const mediump float half_x = v.x * 0.5;
+  const highp float same = v.y * 0.5;
+  color = vec4(w[n] + half_x + same);
+}
+)");
+  CHECK(variable_named(a, "w") != nullptr);
+  CHECK(variable_named(a, "half_x") != nullptr);
+  CHECK(variable_named(a, "same") == nullptr);
 }

@@ -58,6 +58,31 @@ TEST_CASE("a value read before a call is not moved past the call, and calls keep
   CHECK(bump_at < twice_at);
 }
 
+TEST_CASE("a read is not moved past a call whose callee writes a global through an out argument") {
+  testing::ShaderBuilder s;
+  // void set(out float p) { p = 5.0; }  void wrap() { set(g); }
+  // set writes only its Function-storage parameter; wrap hands it g.
+  const VariableId g = s.b.add_global({"g", NameSource::Internal}, kFloat, StorageClass::Private, Precision::None, {},
+                                      kFloatZero);
+  const FunctionId set = s.b.begin_function({"set", NameSource::Internal}, kVoid);
+  const VariableId p = s.b.add_parameter(set, {"p", NameSource::Internal}, kFloat, ParamDirection::Out);
+  s.store(p, s.f(5.0f));
+  s.end(Opcode::Return);
+  const FunctionId wrap = s.b.begin_function({"wrap", NameSource::Internal}, kVoid);
+  must(s.b.emit(Opcode::Call, {set, g}));
+  s.end(Opcode::Return);
+  s.begin_main();
+  const RegisterId read = s.load(g);
+  must(s.b.emit(Opcode::Call, {wrap}));
+  s.write_color(read);
+  s.end(Opcode::Return);
+  const std::string text = testing::emit_and_compile(s.m);
+  INFO(text);
+  const std::size_t main_at = position_of(text, "void main()");
+  const std::size_t read_at = text.find(fmt::format("t{} = g;", read.index()), main_at);
+  CHECK(read_at < text.find("wrap();", main_at));
+}
+
 TEST_CASE("reads of inputs and uniforms move freely, reads of variables are bound before an If that may write") {
   testing::ShaderBuilder s;
   s.begin_main();

@@ -348,3 +348,23 @@ TEST_CASE("outputs whose locations overlap are refused, not moved; another index
   position_of(text, "layout(location = 1) out vec4 colour;");
   position_of(text, "layout(location = 0, index = 1) out vec4 pair[2];");
 }
+
+TEST_CASE("inputs packed into one location through component are not an overlap") {
+  // layout(location = 0, component = 2) in vec2 high; layout(location = 0) in vec2 low;
+  Module m(ShaderStage::Fragment);
+  Builder b(m);
+  Decorations packed = at(0);
+  packed.component = 2;
+  const VariableId high =
+      b.add_global({"high", NameSource::Interface}, kVec2, StorageClass::Input, Precision::None, packed);
+  const VariableId low = b.add_global({"low", NameSource::Interface}, kVec2, StorageClass::Input, Precision::None, at(0));
+  const VariableId colour =
+      b.add_global({"colour", NameSource::Interface}, kVec4, StorageClass::Output, Precision::None, at(0));
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  const RegisterId sum = must(b.emit(Opcode::Add, {must(b.load(high)), must(b.load(low))}));
+  must(b.store(colour, must(b.construct(Opcode::ConstructVectorFromMultiple, kVec4, {sum, sum}))));
+  must(b.terminate(Opcode::Return));
+  const std::string text = testing::emit_and_compile(m);
+  position_of(text, "layout(location = 0, component = 2) in vec2 high;");
+  position_of(text, "layout(location = 0) in vec2 low;");
+}

@@ -10,8 +10,8 @@
 namespace sluice::testing {
 
 inline const std::map<std::string, std::string>& round_trip_exceptions() {
-  // Information the IR does not hold, so no output can write it back.
-  // What the output writes through a temporary, which the front end then makes a variable.
+  // Text glslang miscompiles (its own SPIR-V of these sources fails
+  // spirv-val too), so the output writes another form.
   static const std::string struct_select =
       "?: on a struct or array read from a buffer, uniform block or push constant, written as an if with a "
       "temporary (glslang's ?: stores the laid-out operand into a temporary without layout, which spirv-val "
@@ -20,6 +20,7 @@ inline const std::map<std::string, std::string>& round_trip_exceptions() {
       "a ?: that glslang branches for (an operand other than a name or constant) beside sampler2D(t, s), "
       "named first: in place glslang puts OpSampledImage before the branch and its use after it, which "
       "spirv-val rejects (as for the source); const names for the operands move their loads out of the If";
+  // What no GLSL 4.50 text can say.
   static const std::string fragcolor_precision =
       "the precision of a ?: whose value gl_FragColor takes: none in the source's IR (a built-in without "
       "precision), highp from any 4.50 text (no gl_FragColor in core 4.50, no compatibility profile for SPIR-V; "
