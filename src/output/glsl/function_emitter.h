@@ -173,6 +173,21 @@ class FunctionEmitter {
   mutable std::vector<ir::RegisterId> consumed_stack_;  // consumed_by's, kept to reuse its memory
   std::vector<std::string> chain_targets_;  // the targets of a chained assignment so far
   std::vector<ir::RegisterId> kept_before_;  // flush's pending registers kept for spelled_before
+  // bind_out_of_order's work lists, reused from one instruction to the next.
+  struct OrderScratch {
+    struct Span {
+      ir::RegisterId pending;  // invalid for a pointer chain
+      std::uint32_t first = 0, last = 0;
+    };
+    struct Item {
+      ir::Operand o;
+      bool after_operands = false;
+    };
+    std::vector<Span> spans;
+    std::vector<Item> stack;
+    std::vector<ir::Operand> held;
+  };
+  OrderScratch bind_scratch_;
   std::string for_init_;  // the for-init of the Loop that ends the current block, when it is a Store
   std::optional<Expr> assigned_constant_;  // `(p = C)`, for the Extract after it (constant_extracted_next)
 };

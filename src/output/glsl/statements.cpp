@@ -181,9 +181,12 @@ void FunctionEmitter::bind_out_of_order(Frame& f, const ir::Instruction& inst) {
     const Site& d = regs_.def[o.value()];
     return f_.block(d.block).instructions[d.index];
   };
+  // Scratch lists kept across instructions: this runs for every one.
+  std::vector<ir::Operand>& held_stack = bind_scratch_.held;
   const auto first_held = [&](ir::Operand root) {
     std::uint32_t first = sequence(root);
-    std::vector<ir::Operand> stack{root};
+    std::vector<ir::Operand>& stack = held_stack;
+    stack.assign(1, root);
     while (!stack.empty()) {
       const ir::Operand o = stack.back();
       stack.pop_back();
@@ -196,16 +199,12 @@ void FunctionEmitter::bind_out_of_order(Frame& f, const ir::Instruction& inst) {
     }
     return first;
   };
-  struct Span {
-    RegisterId pending;  // invalid for a pointer chain
-    std::uint32_t first = 0, last = 0;
-  };
-  std::vector<Span> spans;
-  struct Item {
-    ir::Operand o;
-    bool after_operands = false;
-  };
-  std::vector<Item> stack;
+  using Span = OrderScratch::Span;
+  using Item = OrderScratch::Item;
+  std::vector<Span>& spans = bind_scratch_.spans;
+  std::vector<Item>& stack = bind_scratch_.stack;
+  spans.clear();
+  stack.clear();
   for (auto it = inst.operands.rbegin(); it != inst.operands.rend(); ++it) stack.push_back({in_place(*it)});
   if ((inst.opcode == Opcode::VectorTimesScalar || inst.opcode == Opcode::MatrixTimesScalar) &&
       inst.operands[0].is_register() && inst.operands[1].is_register() &&
