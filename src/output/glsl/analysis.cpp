@@ -384,7 +384,7 @@ class Analyser {
           add_use(call, Site{id, static_cast<std::int32_t>(i)});
         if (writes_nothing(inst)) continue;
         // A split coordinate's vector is used once (source_forms.h).
-        if (inst.result.valid() && regs_.split_coordinate[inst.result.index()] == kSplitNothing) continue;
+        if (inst.result.valid() && regs_.split_coordinate[inst.result.index()] == kSplitUncounted) continue;
         for (std::size_t k = 0; k < inst.operands.size(); ++k) {
           ir::Operand o = inst.operands[k];
           if (o.is_variable() && vars_.argument_target[o.value()]) o = *vars_.argument_target[o.value()];

@@ -24,7 +24,7 @@ struct Site {
   std::int32_t index = kBlockEntry;
 };
 
-inline constexpr std::uint8_t kSplitVector = 1, kSplitNothing = 2;  // RegisterFacts::split_coordinate
+inline constexpr std::uint8_t kSplitVector = 1, kSplitUncounted = 2;  // RegisterFacts::split_coordinate
 
 // Per-register facts, indexed by RegisterId over the whole module (each
 // register belongs to one function).
@@ -49,7 +49,7 @@ struct RegisterFacts {
   // source_forms.h: the Extracts that take a sampling's coordinate (and
   // depth reference) apart from one vector, written by none: the sampling
   // spells the vector. The vector's one use is the later Extract's
-  // (kSplitVector), the earlier one's is not counted (kSplitNothing).
+  // (kSplitVector), the earlier one's is not counted (kSplitUncounted).
   std::vector<std::uint8_t> split_coordinate;
 
   explicit RegisterFacts(std::size_t n)

@@ -173,7 +173,8 @@ void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std
   // Whether the call at k may name the target in T's place: T is used only
   // by its copy in (if any), the call and its copy back, and the target's
   // pointer is computed before both.
-  auto in_place = [&](const ir::Block& b, BlockId id, std::size_t k, CopyBack& c) {
+  // Records the copy in (c.copy_in) as it finds it.
+  auto may_write_in_place = [&](const ir::Block& b, BlockId id, std::size_t k, CopyBack& c) {
     // The copy in: Store T (Load P) with nothing effectful but other
     // copies in between it and the call.
     for (std::size_t i = k; i-- > 0;) {
@@ -219,7 +220,7 @@ void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std
         auto c = copy_back_at(b, t, next, false);
         if (!c) continue;  // passed directly (or converted, below)
         next += 2;
-        if (in_place(b, id, k, *c)) write_in_place(b, *c);
+        if (may_write_in_place(b, id, k, *c)) write_in_place(b, *c);
       }
       // glslang's out arguments of another type: G = call; P = conv(T) for
       // each; then Load G, the call's value in its expression.
@@ -238,7 +239,7 @@ void find_copy_back_arguments(const EmitContext& ctx, const ir::Function& f, std
         auto c = copy_back_at(b, t, next, true);
         if (!c) continue;
         next += 3;
-        all_in_place = all_in_place && in_place(b, id, k, *c) && !c->copy_in;
+        all_in_place = all_in_place && may_write_in_place(b, id, k, *c) && !c->copy_in;
         converted.push_back(*c);
       }
       if (converted.empty() || !all_in_place) continue;
@@ -320,8 +321,8 @@ void find_split_coordinates(const EmitContext& ctx, const ir::Function& f, std::
       continue;
     }
     const bool coordinate_last = regs.def[s.coordinate.index()].index > regs.def[s.dref.index()].index;
-    regs.split_coordinate[s.coordinate.index()] = coordinate_last ? kSplitVector : kSplitNothing;
-    regs.split_coordinate[s.dref.index()] = coordinate_last ? kSplitNothing : kSplitVector;
+    regs.split_coordinate[s.coordinate.index()] = coordinate_last ? kSplitVector : kSplitUncounted;
+    regs.split_coordinate[s.dref.index()] = coordinate_last ? kSplitUncounted : kSplitVector;
   }
 }
 
