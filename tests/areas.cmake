@@ -23,3 +23,19 @@ if(TARGET sluice_exec)
 endif()
 include(${CMAKE_CURRENT_SOURCE_DIR}/output/glsl/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_glsl) inside
 include(${CMAKE_CURRENT_SOURCE_DIR}/output/spirv/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_spirv) inside
+
+# The generated λV loop nests (src/frontend/lambdav/loop_nests.h), written
+# out for `sluice xcheck` and drawn on lavapipe: Sluice's SPIR-V must give
+# the generator's expected colours, and Sluice's GLSL the same picture, with
+# the default loop forms and with every driver workaround applied.
+if(TARGET sluice_lambdav AND TARGET sluice)
+  add_executable(lambdav-loop-gen ${CMAKE_CURRENT_SOURCE_DIR}/generators/lambdav_loop_gen.cpp)
+  target_link_libraries(lambdav-loop-gen PRIVATE sluice_lambdav)
+  set(loop_nests ${CMAKE_BINARY_DIR}/lambdav-loop-nests)
+  add_test(NAME "xcheck: λV loop nests (setup)" COMMAND lambdav-loop-gen ${loop_nests} 200)
+  set_tests_properties("xcheck: λV loop nests (setup)" PROPERTIES FIXTURES_SETUP lambdav_loop_nests)
+  add_test(NAME "xcheck: λV loop nests" COMMAND sluice xcheck ${loop_nests})
+  add_test(NAME "xcheck: λV loop nests, all workarounds" COMMAND sluice xcheck ${loop_nests} --workarounds=all -O0)
+  set_tests_properties("xcheck: λV loop nests" "xcheck: λV loop nests, all workarounds" PROPERTIES
+    FIXTURES_REQUIRED lambdav_loop_nests TIMEOUT 900)
+endif()

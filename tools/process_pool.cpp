@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <string_view>
 #include <vector>
 
 namespace sluice::tools {
@@ -40,18 +41,26 @@ void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limi
                      const std::function<bool()>& keep_starting) {
   if (jobs == 0) jobs = 1;
   std::vector<Child> running;
+  std::vector<pid_t> lingering;  // delivered their result, still exiting
   std::size_t next = 0;
   auto stopped = [&] { return keep_starting && !keep_starting(); };
   auto finish = [&](Child& c) {
-    int status = 0;
-    ::waitpid(c.pid, &status, 0);
     ::close(c.fd);
     ChildResult r;
     const std::string marker(kDoneMarker);
-    if (c.buffer.size() >= marker.size() && c.buffer.compare(c.buffer.size() - marker.size(), marker.size(), marker) == 0)
-      r.output = c.buffer.substr(0, c.buffer.size() - marker.size());
-    else
-      r.died = true;
+    const bool complete =
+        c.buffer.size() >= marker.size() && c.buffer.compare(c.buffer.size() - marker.size(), marker.size(), marker) == 0;
+    if (complete) r.output = c.buffer.substr(0, c.buffer.size() - marker.size());
+    else r.died = true;
+    // A child that delivered its result is not waited for: after a GPU hang
+    // its exit can block in the driver for minutes (closing the device), and
+    // the caller must not (issue: tools exit within a second of reporting a
+    // lost device). It is reaped on a later round if it has ended by then,
+    // else by init once this process is gone.
+    int status = 0;
+    const pid_t reaped = ::waitpid(c.pid, &status, complete ? WNOHANG : 0);
+    if (reaped == 0) lingering.push_back(c.pid);
+    if (reaped <= 0) status = 0;
     if (WIFSIGNALED(status)) {
       r.died = true;
       r.signal = WTERMSIG(status);
@@ -71,6 +80,9 @@ void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limi
         ::close(fds[0]);
         write_all(fds[1], task(next) + kDoneMarker);
         ::close(fds[1]);
+        // Nobody may wait on this child's standard streams either once the
+        // result is out (a pipe reader of the parent's output would).
+        for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) ::close(fd);
         ::_exit(0);
       }
       ::close(fds[1]);
@@ -81,6 +93,7 @@ void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limi
       }
       running.push_back(Child{next++, pid, fds[0], {}, std::chrono::steady_clock::now()});
     }
+    std::erase_if(lingering, [](pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) != 0; });
     std::vector<pollfd> polls;
     for (const auto& c : running) polls.push_back({c.fd, POLLIN, 0});
     ::poll(polls.data(), polls.size(), 1000);
@@ -94,6 +107,13 @@ void run_in_children(std::size_t count, unsigned jobs, std::chrono::seconds limi
         if (n > 0) c.buffer.append(buf, static_cast<std::size_t>(n));
         else eof = true;
       }
+      // The marker is the last thing a child writes: once it is here the
+      // result is complete, whether or not the pipe has closed (something
+      // the child started may hold it open, or its exit may block).
+      const std::string_view marker(kDoneMarker);
+      if (!eof && c.buffer.size() >= marker.size() &&
+          std::string_view(c.buffer).substr(c.buffer.size() - marker.size()) == marker)
+        eof = true;
       if (!eof && !c.killed && now - c.started > limit) {
         ::kill(c.pid, SIGKILL);
         c.killed = true;

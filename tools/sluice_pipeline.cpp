@@ -56,6 +56,17 @@ void add_pipeline_options(CLI::App& sub, PipelineOptions& options) {
   sub.add_flag("--validate-each-pass", options.validate_each_pass,
                "Run the IR validator after every pass and name the pass that broke the IR");
   sub.add_option("--passes", options.passes, "Run these passes (comma-separated) instead of the -O pipeline");
+  sub.add_option("--workarounds", options.workarounds,
+                 "Driver workarounds (docs/workarounds.md): none, all, auto (the device's) or a comma-separated list")
+      ->capture_default_str();
+}
+
+std::string resolve_auto_workarounds(PipelineOptions& options, const transform::DeviceIdentity& device) {
+  if (options.workarounds != "auto") return {};
+  auto names = transform::select_workarounds(options.workarounds, &device);
+  if (!names) return names.error();
+  options.workaround_names = std::move(*names);
+  return {};
 }
 
 std::string finish_pipeline_options(PipelineOptions& options, const std::string& target_env,
@@ -79,6 +90,11 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
   else if (stage == "comp") options.stage = ir::ShaderStage::Compute;
   else if (!stage.empty()) return fmt::format("unknown stage '{}' (vert, frag or comp)", stage);
   if (options.opt_level == "O0") options.spirv.promote_to_ssa = false;
+  if (options.workarounds != "auto") {
+    auto names = transform::select_workarounds(options.workarounds, nullptr);
+    if (!names) return names.error();
+    options.workaround_names = std::move(*names);
+  }
   return {};
 }
 
@@ -143,6 +159,20 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   if (!ran) {
     out.failure = {fmt::format("sluice: internal error: {}\n", ran.error()), 3};
     return out;
+  }
+  // Workarounds come last, so no pass undoes the shape they make.
+  if (!options.workaround_names.empty()) {
+    auto applied = transform::apply_workarounds(*module, options.workaround_names);
+    std::vector<std::string> problems;
+    if (applied && options.validate_each_pass) problems = validation_messages(*module);
+    if (!applied || !problems.empty()) {
+      std::string text = fmt::format("sluice: internal error: {}\n", applied ? "a workaround broke the IR" : applied.error());
+      for (const auto& p : problems) text += p + "\n";
+      out.failure = {text, 3};
+      return out;
+    }
+    if (options.print_after_all && print_after_all_text)
+      *print_after_all_text += transform::describe_after_pass("workarounds", *module);
   }
   out.value = std::move(*module);
   return out;

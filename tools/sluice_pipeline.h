@@ -14,6 +14,7 @@
 #include "ir/module.h"
 #include "output/glsl/glsl_output.h"
 #include "output/spirv/spirv_output.h"
+#include "transform/workarounds.h"
 
 namespace sluice::tools {
 
@@ -26,6 +27,10 @@ struct PipelineOptions {
   std::string passes;  // --passes=a,b,c replaces the -O pipeline
   bool print_after_all = false;
   bool validate_each_pass = false;
+  // --workarounds: none, all, auto (render/xcheck: the device's) or a list;
+  // finish_pipeline_options resolves all but auto into workaround_names.
+  std::string workarounds = "none";
+  std::vector<std::string> workaround_names;
   spirv::Options spirv;
   glsl_out::Options glsl;
 };
@@ -36,6 +41,10 @@ void add_pipeline_options(CLI::App& sub, PipelineOptions& options);
 std::string finish_pipeline_options(PipelineOptions& options, const std::string& target_env,
                                     const std::string& glsl_version, const std::string& glsl_flavour,
                                     const std::string& stage);
+
+// Resolves --workarounds=auto for the device a subcommand runs on; an error
+// message or empty.
+std::string resolve_auto_workarounds(PipelineOptions& options, const transform::DeviceIdentity& device);
 
 struct StepFailure {
   std::string message;  // ready for stderr, ends in a newline

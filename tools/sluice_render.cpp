@@ -8,6 +8,8 @@
 #include "exec/image_io.h"
 #include "exec/runner.h"
 #include "exec/xcheck.h"
+#include "device_probe.h"
+#include "process_pool.h"
 #include "sluice_commands.h"
 #include "sluice_pipeline.h"
 
@@ -21,6 +23,7 @@ struct RenderArgs {
   std::string format;
   std::string device = "cpu";
   std::string target_env;
+  unsigned timeout_seconds = 120;
   PipelineOptions pipeline;
 };
 
@@ -33,6 +36,22 @@ bool parse_size(const std::string& s, std::uint32_t& w, std::uint32_t& h) {
   w = a;
   h = b;
   return true;
+}
+
+// In the child: draw and write the picture. "ok\tDEVICE" or "error\tWHY".
+std::string draw(const std::vector<std::uint32_t>& spirv, const exec::DeviceChoice& device, std::uint32_t width,
+                 std::uint32_t height, const std::string& output, exec::ImageFileFormat format) {
+  auto runner = exec::Runner::create(device);
+  if (!runner) return "error\t" + runner.error();
+  exec::ShaderRunSettings settings;
+  settings.draw.width = width;
+  settings.draw.height = height;
+  auto out = exec::run_shader(*runner, spirv, settings);
+  if (!out) return fmt::format("error\t{} (on {})", out.error(), runner->device_name());
+  if (out->images.empty()) return "error\tthe shader has no fragment output to render";
+  auto written = exec::write_image(out->images[0], output, format);
+  if (!written) return "error\t" + written.error();
+  return "ok\t" + runner->device_name();
 }
 
 int run_render(RenderArgs& args) {
@@ -51,6 +70,22 @@ int run_render(RenderArgs& args) {
   if (auto e = finish_pipeline_options(args.pipeline, args.target_env, "", "", ""); !e.empty()) {
     std::cerr << "sluice: error: " << e << "\n";
     return kExitUsage;
+  }
+  auto device = exec::parse_device_choice(args.device);
+  if (!device) {
+    std::cerr << "sluice: error: " << device.error() << "\n";
+    return kExitUsage;
+  }
+  // --workarounds=auto (the default here): those of the device drawn on.
+  // lavapipe needs none, so only a GPU is asked what it is.
+  if (args.pipeline.workarounds == "auto") {
+    const transform::DeviceIdentity none{};
+    const DeviceProbe probe = device->kind == exec::DeviceChoice::Cpu ? DeviceProbe{} : probe_device(*device);
+    if (auto e = resolve_auto_workarounds(args.pipeline, device->kind == exec::DeviceChoice::Cpu ? none : probe.identity);
+        !e.empty()) {
+      std::cerr << "sluice: error: " << e << "\n";
+      return kExitUsage;
+    }
   }
   std::vector<std::uint32_t> spirv;
   if (args.input.ends_with(".spv") || args.input.ends_with(".spvasm")) {
@@ -78,41 +113,36 @@ int run_render(RenderArgs& args) {
     }
     spirv = std::move(*words.value);
   }
-  auto device = exec::parse_device_choice(args.device);
-  if (!device) {
-    std::cerr << "sluice: error: " << device.error() << "\n";
-    return kExitUsage;
+  // The drawing runs in a child process: after a GPU hang the driver can
+  // block a process that used the device for minutes when it exits, so
+  // this process reports and exits without waiting for it (issue 20).
+  std::string report;
+  bool died = false;
+  run_in_children(
+      1, 1, std::chrono::seconds(args.timeout_seconds),
+      [&](std::size_t) { return draw(spirv, *device, width, height, args.output, *file_format); },
+      [&](std::size_t, ChildResult r) {
+        report = std::move(r.output);
+        died = r.died;
+        if (r.timed_out) report = fmt::format("error\tthe drawing did not finish within {} s", args.timeout_seconds);
+      });
+  if (died && report.empty()) report = "error\tthe process drawing the picture died (a driver crash?)";
+  const auto tab = report.find('\t');
+  const std::string status = report.substr(0, tab);
+  std::string text = tab == std::string::npos ? "" : report.substr(tab + 1);
+  if (status == "ok") {
+    std::cerr << "sluice: rendered on " << text << "\n";
+    return kExitOk;
   }
-  auto runner = exec::Runner::create(*device);
-  if (!runner) {
-    std::cerr << "sluice: error: " << runner.error() << "\n";
-    return kExitError;
-  }
-  std::cerr << "sluice: rendering on " << runner->device_name() << "\n";
-  exec::ShaderRunSettings settings;
-  settings.draw.width = width;
-  settings.draw.height = height;
-  auto out = exec::run_shader(*runner, spirv, settings);
-  if (!out) {
-    std::cerr << "sluice: error: " << out.error() << "\n";
-    return kExitError;
-  }
-  if (out->images.empty()) {
-    std::cerr << "sluice: error: the shader has no fragment output to render\n";
-    return kExitError;
-  }
-  auto written = exec::write_image(out->images[0], args.output, *file_format);
-  if (!written) {
-    std::cerr << "sluice: error: " << written.error() << "\n";
-    return kExitError;
-  }
-  return kExitOk;
+  std::cerr << "sluice: error: " << text << "\n";
+  return kExitError;
 }
 
 }  // namespace
 
 CommandAction add_render_command(CLI::App& sub) {
   auto args = std::make_shared<RenderArgs>();
+  args->pipeline.workarounds = "auto";
   sub.add_option("file", args->input, "Fragment shader: .lv, .frag, or SPIR-V (.spv, .spvasm)")->required();
   sub.add_option("-o,--output", args->output, "The picture to write")->required();
   sub.add_option("--size", args->size, "Width x height in pixels (default 256x256)");
@@ -121,6 +151,7 @@ CommandAction add_render_command(CLI::App& sub) {
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment (default vulkan1.0)");
+  sub.add_option("--timeout", args->timeout_seconds, "Seconds the drawing may take in all (default 120)");
   add_pipeline_options(sub, args->pipeline);
   return [args] { return run_render(*args); };
 }

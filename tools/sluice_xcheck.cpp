@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "exec/glsl_compiler/glsl_compile.h"
+#include "device_probe.h"
 #include "process_pool.h"
 #include "exec/runner.h"
 #include "exec/xcheck.h"
@@ -305,31 +306,6 @@ FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device
   return out;
 }
 
-// What the device is, from a child so this process never loads the driver.
-struct DeviceProbe {
-  std::string description;
-  bool is_gpu = false;  // not a CPU device such as lavapipe
-};
-
-DeviceProbe probe_device(const exec::DeviceChoice& device) {
-  // A probe that dies (a driver crash) leaves what the user asked for.
-  DeviceProbe probe{"no device", device.kind == exec::DeviceChoice::Gpu};
-  run_in_children(
-      1, 1, std::chrono::seconds(60),
-      [&](std::size_t) {
-        auto runner = exec::Runner::create(device);
-        if (!runner) return "cpu\tno device: " + runner.error();
-        const bool cpu = runner->context().properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-        return std::string(cpu ? "cpu\t" : "gpu\t") + runner->device_name();
-      },
-      [&](std::size_t, ChildResult r) {
-        if (r.died) return;
-        probe.is_gpu = r.output.starts_with("gpu\t");
-        probe.description = first_line(r.output.substr(r.output.find('\t') + 1));
-      });
-  return probe;
-}
-
 int run_xcheck(XcheckArgs& args) {
   if (auto e = finish_pipeline_options(args.pipeline, args.target_env, "", "", ""); !e.empty()) {
     std::cerr << "sluice: error: " << e << "\n";
@@ -345,6 +321,15 @@ int run_xcheck(XcheckArgs& args) {
   }
   const DeviceProbe probe = probe_device(*device);
   std::cerr << "sluice: xcheck on " << probe.description << "\n";
+  if (auto e = resolve_auto_workarounds(args.pipeline, probe.identity); !e.empty()) {
+    std::cerr << "sluice: error: " << e << "\n";
+    return kExitUsage;
+  }
+  if (!args.pipeline.workaround_names.empty()) {
+    std::string names;
+    for (const auto& n : args.pipeline.workaround_names) names += (names.empty() ? "" : ", ") + n;
+    std::cerr << "sluice: workarounds: " << names << "\n";
+  }
 
   const auto known = read_known_failures(args.known_failures);
   std::vector<std::string> to_run;
@@ -380,6 +365,7 @@ int run_xcheck(XcheckArgs& args) {
 CommandAction add_xcheck_command(CLI::App& sub) {
   auto args = std::make_shared<XcheckArgs>();
   args->pipeline.auto_map_locations = args->pipeline.auto_map_bindings = true;
+  args->pipeline.workarounds = "auto";
   sub.add_option("paths", args->paths, "Files (.amber, .frag, .comp, .lv) or directories to search");
   sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
   sub.add_option("--json", args->json, "Write a JSON report here");

@@ -8,7 +8,7 @@
 namespace sluice::exec {
 
 ResourceArena::~ResourceArena() {
-  if (context_.timed_out()) return;
+  if (context_.abandoned()) return;
   for (auto it = destroyers_.rbegin(); it != destroyers_.rend(); ++it) (*it)(context_.device());
 }
 

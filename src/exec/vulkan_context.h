@@ -78,6 +78,9 @@ class VulkanContext {
   // True after a submission timed out: work may still be running, so objects
   // it may use must be leaked rather than destroyed.
   bool timed_out() const { return timed_out_; }
+  // True after a timeout or a lost device: nothing more is submitted,
+  // waited for or destroyed (every such call may block in the driver).
+  bool abandoned() const { return !unusable_reason_.empty(); }
 
  private:
   VulkanContext() = default;

@@ -131,10 +131,10 @@ Result<bool> VulkanContext::create_device(const std::vector<std::string>& extra_
 }
 
 VulkanContext::~VulkanContext() {
-  // After a timeout the device may still be executing; destroying objects it
-  // uses (or waiting for it) could crash or hang, so they are left to the
-  // process exit instead.
-  if (timed_out_) return;
+  // After a timeout the device may still be executing, and after a loss the
+  // driver may block in any call; destroying objects (or waiting for the
+  // device) could crash or hang, so they are left to the process exit.
+  if (abandoned()) return;
   if (device_) {
     vkDeviceWaitIdle(device_);
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);

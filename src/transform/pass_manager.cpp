@@ -37,6 +37,8 @@ PassManager::PassManager() {
        lower_increments});
   add({"forward-stores", "loads of Function/Private variables whose stored value dominates them",
        forward_stores});
+  add({"loop-exit-in-header", "workaround: a loop's leading exit test becomes its condition (docs/workarounds.md)",
+       loop_exit_in_header});
   add({"if-conversion", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
   add({"dce", "unreachable-code, unused-functions, unused-variables, dead-registers", eliminate_dead_code});
   add({"inline", "inline calls to IR functions (in/out/inout copied)",

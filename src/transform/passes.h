@@ -56,6 +56,10 @@ PassResult forward_stores(ir::Module& m);
 // If whose branches only merge: NextBlock, the merge input a Select.
 PassResult convert_ifs(ir::Module& m);
 
+// Driver workaround (docs/workarounds.md): a Loop whose body starts by
+// testing for its exit gets that test as its condition.
+PassResult loop_exit_in_header(ir::Module& m);
+
 // Pure instructions computed twice where the first dominates the second.
 PassResult eliminate_common_subexpressions(ir::Module& m);
 

@@ -35,6 +35,10 @@ struct CompileOptions {
   // become IR functions and calls (one per function and argument types)
   // instead of being inlined; see docs/lambdav.md, "Functions".
   bool ir_functions = true;
+  // Lower rec-funcs whose body is (if c E (rec ..)) through lets with the
+  // exit test as the loop's condition (docs/lambdav.md, "Lowering to IR");
+  // false keeps every rec-func in the general form (exits in the body).
+  bool loop_exit_in_header = true;
   // Record source positions on instructions (for debug info in outputs).
   bool source_locations = true;
 };

@@ -347,6 +347,17 @@ Lowered Lowerer::apply_closure(std::uint32_t index, const ArgList& args, const A
   return r;
 }
 
+Lowered Lowerer::lower_condition(NodeId cond_node, const Frame* env) {
+  auto cond = lower_value(cond_node, env);
+  if (!cond) return cond;
+  if (!cond->is_runtime() || cond->type != kBool)
+    return error(cond_node, fmt::format("the condition of if must be Bool, not {}{}", describe(*cond),
+                                        cond->is_runtime() && shape_of(m_, cond->type).kind == Shape::Kind::BoolVec
+                                            ? " (use any-of or all-of)"
+                                            : ""));
+  return cond;
+}
+
 Lowered Lowerer::lower_let(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail) {
   const auto items = ast_.items(e);
   const auto bindings = ast_.items(items[1]);
@@ -364,13 +375,8 @@ Lowered Lowerer::lower_let(NodeId e, const Frame* env, const ArgList* pending, s
 
 Lowered Lowerer::lower_if(NodeId e, const Frame* env, const ArgList* pending, std::uint32_t tail) {
   const auto items = ast_.items(e);
-  auto cond = lower_value(items[1], env);
+  auto cond = lower_condition(items[1], env);
   if (!cond) return cond;
-  if (!cond->is_runtime() || cond->type != kBool)
-    return error(items[1], fmt::format("the condition of if must be Bool, not {}{}", describe(*cond),
-                                       cond->is_runtime() && shape_of(m_, cond->type).kind == Shape::Kind::BoolVec
-                                           ? " (use any-of or all-of)"
-                                           : ""));
   set_location(e);
   auto blocks = b_.branch_if(cond->operand, true);
   if (!blocks) return error(e, "internal error: " + blocks.error());

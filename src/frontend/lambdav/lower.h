@@ -111,6 +111,34 @@ class Lowerer {
 
   // --- rec-func and rec (lower_loop.cpp) ---
   Lowered lower_rec_func(std::uint32_t closure, const ArgList& args, const ArgList* rest);
+  // The loop-header form of a rec-func body (lower_loop.cpp): the lets on
+  // the way to an `if` one of whose branches is the body's only `rec`.
+  struct HeaderForm {
+    std::vector<NodeId> lets;  // outermost first
+    NodeId condition = kNoNode;
+    NodeId rec_call = kNoNode;
+    NodeId exit_value = kNoNode;
+    bool exit_when_true = false;  // (if c E (rec ...)): leave when c holds
+    // Which parameters each part names (the lets' bindings count for every
+    // part): only those are loaded there.
+    std::vector<bool> condition_uses, step_uses, value_uses;
+  };
+  const HeaderForm* header_form(std::uint32_t func);
+  // Lowers the lets of `form` into new frames on top of `env`. `first` is
+  // null the first time (runtime values are stored into `saved`, declared in
+  // `outer`); later calls reload those and re-lower only function values.
+  const Frame* lower_header_lets(const HeaderForm& form, const Frame* env, ir::BlockId outer,
+                                 std::vector<ir::VariableId>& saved, bool first);
+  Lowered lower_rec_func_general(std::uint32_t loop_index, const Frame* env, const ir::LoopBlocks& blocks,
+                                 NodeId call);
+  Lowered lower_rec_func_header(const HeaderForm& form, std::uint32_t loop_index, const Frame* env,
+                                const ir::LoopBlocks& blocks, ir::BlockId outer);
+  // The loop's parameters loaded in the current block, in a new frame (only
+  // those `uses` marks, when given).
+  Frame* load_loop_frame(std::uint32_t loop_index, const Frame* env, NodeId at,
+                         const std::vector<bool>* uses = nullptr);
+  // A Bool condition of an if, or the diagnostic lower_if gives.
+  Lowered lower_condition(NodeId cond, const Frame* env);
   Lowered lower_rec(std::uint32_t loop, const ArgList& args, const ArgList* rest, std::uint32_t tail);
   // Ends a tail position: Break with a run-time value; a Tail value has
   // ended its block already. Gives τ of Rec τ (invalid for PureRec).
@@ -170,6 +198,8 @@ class Lowerer {
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, KeyHash> closed_ids_;
   // (closed id, argument types...) -> the IR function, or kInline / kInProgress.
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, KeyHash> ir_functions_;
+  // FuncInfo index -> its header form (nullopt: the general lowering).
+  std::unordered_map<std::uint32_t, std::optional<HeaderForm>> header_forms_;
   std::map<std::string, std::uint32_t> function_names_;
 
   ir::VariableId frag_coord_;

@@ -1,7 +1,33 @@
-// rec-func and rec (see lower.h). A rec-func application becomes
+// rec-func and rec (see lower.h). A rec-func application stores its
+// arguments into one Function-storage variable per parameter and becomes a
+// Loop in one of two forms.
 //
-//   Declare: v_i            ; one Function-storage variable per parameter
+// Header form, for a body that is, through lets, (if c E (rec a_1 .. a_n))
+// or (if c (rec ..) E) where that `rec` is the body's only reference to its
+// rec-func (the common case: count down, test, step). The exit test is the
+// loop's condition, as glslang lowers `while (c)`, and E is computed after
+// the loop from the loop-carried values:
+//
+//   Declare: v_i [, w_k]  ; w_k: the lets' run-time values, for body and merge
 //   Store v_i arg_i
+//   Loop
+//     condition: r_i = Load v_i, the lets (Store w_k), c, LoopIf !c (or c)
+//     body:      r_i = Load v_i, lets from w_k, a_i, Store v_i a_i, Continue
+//     merge:     r_i = Load v_i, lets from w_k, E   ; the rec-func's value
+//
+// Blocks of the IR see only what their ancestors computed (docs/ir.md), so
+// body and merge load the parameters again and read the lets' values back
+// from w_k; the SPIR-V output promotes all of them to SSA values. A let
+// bound to a function is lowered again where it is used (no IR for it,
+// unless its computation makes some).
+//
+// Drivers need this form: NVIDIA's 580 driver hangs on a float-counted loop
+// nested in another whose exit test sits in a selection in the body
+// (docs/workarounds.md, "loop-exit-in-header").
+//
+// General form, for every other body (several recs, exits through nested
+// ifs, a rec reached through a helper function):
+//
 //   Loop
 //     condition: LoopIf true  ; the loop is left only by Break value
 //     body:      r_i = Load v_i, then the body in tail position
@@ -61,24 +87,48 @@ Lowered Lowerer::lower_rec_func(std::uint32_t index, const ArgList& args, const 
     auto stored = b_.store(var, a.operand);
     if (!stored) return error(args.call, "internal error: " + stored.error());
   }
+  const ir::BlockId outer = b_.block();
   auto blocks = b_.branch_loop(false, false);
   if (!blocks) return error(args.call, "internal error: " + blocks.error());
-  b_.set_block(blocks->condition);
-  if (!terminate(ir::Opcode::LoopIf, ir::predefined::kTrue, args.call)) return std::nullopt;
 
-  b_.set_block(blocks->body);
-  Frame* frame = new_frame(c.env, f.param_count + 1);
-  for (std::uint32_t i = 0; i < args.count; ++i) {
+  const HeaderForm* form = options_.loop_exit_in_header ? header_form(c.func) : nullptr;
+  ++closures_[index].active;
+  auto result = form ? lower_rec_func_header(*form, loop_index, c.env, *blocks, outer)
+                     : lower_rec_func_general(loop_index, c.env, *blocks, args.call);
+  --closures_[index].active;
+  return result;
+}
+
+Frame* Lowerer::load_loop_frame(std::uint32_t loop_index, const Frame* env, NodeId at,
+                                const std::vector<bool>* uses) {
+  const LoopFrame& loop = loops_[loop_index];
+  const FuncInfo& f = res_.funcs[loop.func];
+  Frame* frame = new_frame(env, f.param_count + 1);
+  set_location(at);
+  for (std::size_t i = 0; i < loop.vars.size(); ++i) {
+    if (uses && !(*uses)[i]) continue;  // never looked up: its part does not name it
     auto loaded = b_.load(loop.vars[i]);
-    if (!loaded) return error(args.call, "internal error: " + loaded.error());
+    if (!loaded) {
+      error(at, "internal error: " + loaded.error());
+      return nullptr;
+    }
     frame->values[i] = Value::runtime(loop.types[i], *loaded);
   }
   frame->values[f.param_count] = Value::of(ValueKind::Rec, loop_index);
+  return frame;
+}
 
+Lowered Lowerer::lower_rec_func_general(std::uint32_t loop_index, const Frame* env, const ir::LoopBlocks& blocks,
+                                        NodeId call) {
+  const FuncInfo& f = res_.funcs[loops_[loop_index].func];
+  b_.set_block(blocks.condition);
+  if (!terminate(ir::Opcode::LoopIf, ir::predefined::kTrue, call)) return std::nullopt;
+
+  b_.set_block(blocks.body);
+  Frame* frame = load_loop_frame(loop_index, env, call);
+  if (!frame) return std::nullopt;
   const NodeId body = ast_.items(f.node)[2];
-  ++closures_[index].active;
   auto result = lower(body, frame, nullptr, loop_index);
-  --closures_[index].active;
   if (!result) return result;
   auto type = finish_tail(*result, body);
   if (!type) return std::nullopt;
@@ -90,9 +140,174 @@ Lowered Lowerer::lower_rec_func(std::uint32_t index, const ArgList& args, const 
                          "loop would never end");
 
   const ir::RegisterId input = m_.new_register(*type);
-  m_.function(b_.function()).block(blocks->merge).merge_input = input;
-  b_.set_block(blocks->merge);
+  m_.function(b_.function()).block(blocks.merge).merge_input = input;
+  b_.set_block(blocks.merge);
   return Value::runtime(*type, input);
+}
+
+const Lowerer::HeaderForm* Lowerer::header_form(std::uint32_t func) {
+  auto [it, inserted] = header_forms_.try_emplace(func);
+  if (!inserted) return it->second ? &*it->second : nullptr;
+  const FuncInfo& f = res_.funcs[func];
+  const BindingRef rec{f.level, f.param_count};
+  auto is_rec = [&](NodeId id) {
+    const NodeInfo& info = res_.info[id];
+    return node(id).kind == NodeKind::Identifier && info.ref == RefKind::Local && info.a == rec.level &&
+           info.b == rec.slot;
+  };
+  // The body's references to its own rec, counted without recursion.
+  const NodeId body = ast_.items(f.node)[2];
+  std::size_t refs = 0;
+  std::vector<NodeId> stack{body};
+  while (!stack.empty() && refs < 2) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (is_rec(id)) ++refs;
+    if (node(id).kind == NodeKind::List)
+      for (NodeId child : ast_.items(id)) stack.push_back(child);
+  }
+  if (refs != 1) return nullptr;
+
+  HeaderForm form;
+  NodeId at = body;
+  while (node(at).kind == NodeKind::List && res_.info[at].form == Form::Let) {
+    form.lets.push_back(at);
+    at = ast_.items(at)[2];
+  }
+  if (node(at).kind != NodeKind::List || res_.info[at].form != Form::If) return nullptr;
+  const auto items = ast_.items(at);
+  auto is_rec_call = [&](NodeId id) {
+    return node(id).kind == NodeKind::List && res_.info[id].form == Form::Apply && is_rec(ast_.items(id)[0]);
+  };
+  form.condition = items[1];
+  if (is_rec_call(items[3])) {
+    form.rec_call = items[3];
+    form.exit_value = items[2];
+    form.exit_when_true = true;
+  } else if (is_rec_call(items[2])) {
+    form.rec_call = items[2];
+    form.exit_value = items[3];
+  } else {
+    return nullptr;
+  }
+  // The parameters each part names, through the lets' bindings too.
+  auto uses_of = [&](NodeId part) {
+    std::vector<bool> uses(f.param_count);
+    std::vector<NodeId> pending{part};
+    for (const NodeId let : form.lets)
+      for (const NodeId binding : ast_.items(ast_.items(let)[1])) pending.push_back(ast_.items(binding)[1]);
+    while (!pending.empty()) {
+      const NodeId id = pending.back();
+      pending.pop_back();
+      const NodeInfo& info = res_.info[id];
+      if (node(id).kind == NodeKind::Identifier && info.ref == RefKind::Local && info.a == f.level &&
+          info.b < f.param_count)
+        uses[info.b] = true;
+      if (node(id).kind == NodeKind::List)
+        for (NodeId child : ast_.items(id)) pending.push_back(child);
+    }
+    return uses;
+  };
+  form.condition_uses = uses_of(form.condition);
+  form.step_uses = uses_of(form.rec_call);
+  form.value_uses = uses_of(form.exit_value);
+  it->second = std::move(form);
+  return &*it->second;
+}
+
+const Frame* Lowerer::lower_header_lets(const HeaderForm& form, const Frame* env, ir::BlockId outer,
+                                        std::vector<ir::VariableId>& saved, bool first) {
+  std::size_t k = 0;  // index into `saved`, one per binding
+  for (const NodeId let : form.lets) {
+    const auto bindings = ast_.items(ast_.items(let)[1]);
+    Frame* frame = new_frame(env, static_cast<std::uint32_t>(bindings.size()));
+    for (std::size_t i = 0; i < bindings.size(); ++i, ++k) {
+      const auto binding = ast_.items(bindings[i]);
+      if (!first && saved[k].valid()) {
+        set_location(binding[1]);
+        auto loaded = b_.load(saved[k]);
+        if (!loaded) {
+          error(binding[1], "internal error: " + loaded.error());
+          return nullptr;
+        }
+        frame->values[i] = Value::runtime(m_.reg(*loaded).type, *loaded);
+        continue;
+      }
+      auto v = lower_value(binding[1], env);
+      if (!v) return nullptr;
+      if (v->kind == ValueKind::Closure && closures_[v->index].name == kNoSymbol)
+        closures_[v->index].name = node(binding[0]).symbol;
+      frame->values[i] = *v;
+      if (!first) continue;
+      ir::VariableId var;
+      if (v->is_runtime() && !v->operand.is_constant()) {
+        // Declared beside the loop's variables, so body and merge see it.
+        const ir::BlockId here = b_.block();
+        b_.set_block(outer);
+        var = b_.declare_local(ir::Name{std::string(ast_.name(node(binding[0]).symbol)), ir::NameSource::Temporary},
+                               v->type);
+        b_.set_block(here);
+        auto stored = b_.store(var, v->operand);
+        if (!stored) {
+          error(binding[1], "internal error: " + stored.error());
+          return nullptr;
+        }
+      }
+      saved.push_back(var);
+    }
+    env = frame;
+  }
+  return env;
+}
+
+Lowered Lowerer::lower_rec_func_header(const HeaderForm& form, std::uint32_t loop_index, const Frame* env,
+                                       const ir::LoopBlocks& blocks, ir::BlockId outer) {
+  std::vector<ir::VariableId> saved;
+
+  // Condition: leave when the exit test says so.
+  b_.set_block(blocks.condition);
+  const Frame* params = load_loop_frame(loop_index, env, form.condition, &form.condition_uses);
+  if (!params) return std::nullopt;
+  const Frame* scope = lower_header_lets(form, params, outer, saved, true);
+  if (!scope) return std::nullopt;
+  auto cond = lower_condition(form.condition, scope);
+  if (!cond) return cond;
+  ir::Operand stay = cond->operand;
+  if (form.exit_when_true) {
+    // (eq a b) just computed for this test becomes (neq a b): the exact
+    // complement, NaN included (ordered equal, unordered not-equal).
+    auto& insts = b_.current_block().instructions;
+    if (!insts.empty() && insts.back().opcode == ir::Opcode::Equal && cond->operand.is_register() &&
+        insts.back().result == cond->operand.as_register()) {
+      insts.back().opcode = ir::Opcode::NotEqual;
+    } else {
+      auto negated = emit(ir::Opcode::LogicalNot, {cond->operand}, form.condition);
+      if (!negated) return negated;
+      stay = negated->operand;
+    }
+  }
+  if (!terminate(ir::Opcode::LoopIf, stay, form.condition)) return std::nullopt;
+
+  // Body: the step.
+  b_.set_block(blocks.body);
+  params = load_loop_frame(loop_index, env, form.rec_call, &form.step_uses);
+  if (!params) return std::nullopt;
+  scope = lower_header_lets(form, params, outer, saved, false);
+  if (!scope) return std::nullopt;
+  auto step = lower(form.rec_call, scope, nullptr, loop_index);
+  if (!step) return step;
+
+  // Merge: the value, from the parameters the loop ended with.
+  b_.set_block(blocks.merge);
+  params = load_loop_frame(loop_index, env, form.exit_value, &form.value_uses);
+  if (!params) return std::nullopt;
+  scope = lower_header_lets(form, params, outer, saved, false);
+  if (!scope) return std::nullopt;
+  auto value = lower_value(form.exit_value, scope);
+  if (!value) return value;
+  if (!value->is_runtime())
+    return error(form.exit_value, fmt::format("a rec-func's result must be a value, not {}", describe(*value)));
+  return value;
 }
 
 Lowered Lowerer::lower_rec(std::uint32_t loop_index, const ArgList& args, const ArgList* rest, std::uint32_t tail) {

@@ -6,10 +6,16 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "frontend/lambdav/lambdav.h"
 #include "ir/diagnostic.h"
@@ -54,6 +60,21 @@ inline std::string lv_error(std::string_view source, const lambdav::CompileOptio
   return render(r.diagnostics, source);
 }
 
+// With SLUICE_LV_PROGRAMS_DIR set, every program a test evaluates at a
+// pixel centre with a vec4 output 0 is also written there, with the
+// evaluator's colour as its `; expect X Y:` line, so the same programs can
+// be drawn on a GPU: `sluice xcheck --device gpu DIR` (docs/testing.md).
+inline void save_evaluated_program(std::string_view source, const EvalInputs& inputs,
+                                   const std::vector<float>& rgba) {
+  const char* dir = std::getenv("SLUICE_LV_PROGRAMS_DIR");
+  if (!dir || rgba.size() != 4) return;
+  const float fx = inputs.frag_coord[0] - 0.5f, fy = inputs.frag_coord[1] - 0.5f;
+  if (fx < 0 || fy < 0 || fx >= 64 || fy >= 64 || fx != std::floor(fx) || fy != std::floor(fy)) return;
+  const std::string expect = fmt::format("; expect {} {}: {} {} {} {}\n", fx, fy, rgba[0], rgba[1], rgba[2], rgba[3]);
+  const std::size_t name = std::hash<std::string>{}(expect + std::string(source));
+  std::ofstream(fmt::format("{}/test-{:016x}.lv", dir, name)) << expect << source << "\n";
+}
+
 // What output `location` receives when the program runs (after validation).
 inline std::vector<float> lv_output(std::string_view source, const EvalInputs& inputs = {},
                                     std::uint32_t location = 0) {
@@ -61,6 +82,7 @@ inline std::vector<float> lv_output(std::string_view source, const EvalInputs& i
   const auto outputs = evaluate(m, inputs);
   INFO("source: " << source);
   REQUIRE(outputs.count(location) == 1);
+  if (location == 0) save_evaluated_program(source, inputs, outputs.at(location));
   return outputs.at(location);
 }
 

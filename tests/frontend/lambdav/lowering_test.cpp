@@ -53,9 +53,16 @@ TEST_CASE("if becomes an If whose merge input carries the value") {
   CHECK(construct.operands[0] == ir::Operand(input));
 }
 
-TEST_CASE("a rec-func becomes a Loop over Function-storage variables") {
+lambdav::CompileOptions general_loops() {
+  lambdav::CompileOptions o = lv_options();
+  o.loop_exit_in_header = false;
+  return o;
+}
+
+TEST_CASE("a rec-func becomes a Loop over Function-storage variables (general form)") {
   const ir::Module m = lv_compile(
-      "(vec4 ((rec-func (n acc) (if (eq n 0) acc (rec (- n 1) (+ acc n)))) (.x (frag-coord)) 0) 0 0 1)");
+      "(vec4 ((rec-func (n acc) (if (eq n 0) acc (rec (- n 1) (+ acc n)))) (.x (frag-coord)) 0) 0 0 1)",
+      general_loops());
   const ir::Function& f = main_function(m);
   const auto loops = find(f, Opcode::Loop);
   REQUIRE(loops.size() == 1);
@@ -101,21 +108,97 @@ TEST_CASE("a rec-func becomes a Loop over Function-storage variables") {
 }
 
 TEST_CASE("rec computes every new value before storing any") {
-  const ir::Module m = lv_compile("(vec4 ((rec-func (a b) (if (eq b 0) a (rec b (mod a b)))) 12 18) 0 0 1)");
-  const ir::Function& f = main_function(m);
-  const auto continues = find(f, Opcode::Continue);
-  REQUIRE(continues.size() == 1);
-  const auto& ins = f.block(continues[0].block).instructions;
-  // Mod, Store a, Store b, Continue: the Mod (reading a and b) precedes both stores.
-  REQUIRE(ins.size() == 4);
-  CHECK(ins[0].opcode == Opcode::Mod);
-  CHECK(ins[1].opcode == Opcode::Store);
-  CHECK(ins[2].opcode == Opcode::Store);
+  for (const bool header : {true, false}) {
+    lambdav::CompileOptions o = lv_options();
+    o.loop_exit_in_header = header;
+    const ir::Module m = lv_compile("(vec4 ((rec-func (a b) (if (eq b 0) a (rec b (mod a b)))) 12 18) 0 0 1)", o);
+    const ir::Function& f = main_function(m);
+    const auto continues = find(f, Opcode::Continue);
+    REQUIRE(continues.size() == 1);
+    const auto& ins = f.block(continues[0].block).instructions;
+    // ..., Mod, Store a, Store b, Continue: the Mod (reading a and b) precedes both stores.
+    REQUIRE(ins.size() >= 4);
+    const std::size_t n = ins.size();
+    CHECK(ins[n - 4].opcode == Opcode::Mod);
+    CHECK(ins[n - 3].opcode == Opcode::Store);
+    CHECK(ins[n - 2].opcode == Opcode::Store);
+    CHECK(evaluate(m, {}).at(0).at(0) == 6.0f);
+  }
 }
 
-TEST_CASE("an if in tail position with two value branches breaks in each") {
+TEST_CASE("a rec-func of the form (if c E (rec ..)) tests c as its loop condition") {
   const ir::Module m = lv_compile(
-      "(vec4 ((rec-func (n) (if (> n 5) (if (> n 7) 1 2) (rec (+ n 1)))) (.x (frag-coord))) 0 0 1)");
+      "(vec4 ((rec-func (n acc) (if (eq n 0) acc (rec (- n 1) (+ acc n)))) (.x (frag-coord)) 0) 0 0 1)");
+  const ir::Function& f = main_function(m);
+  const auto loops = find(f, Opcode::Loop);
+  REQUIRE(loops.size() == 1);
+  const ir::Block& entry = f.block(loops[0].block);
+  // The condition loads n, compares, and stays in the loop while not equal.
+  const ir::Block& cond = f.block(entry.loop_condition());
+  REQUIRE(cond.instructions.size() >= 2);
+  const ir::Instruction& loop_if = cond.instructions.back();
+  CHECK(loop_if.opcode == Opcode::LoopIf);
+  REQUIRE(loop_if.operands[0].is_register());
+  const auto& ci = cond.instructions;
+  // (eq n 0) in the then-position of the exit: the loop goes on while n != 0.
+  CHECK(ci[ci.size() - 2].opcode == Opcode::NotEqual);
+  CHECK(ci[ci.size() - 2].result == loop_if.operands[0].as_register());
+  CHECK(find(f, Opcode::Break).empty());
+  CHECK(find(f, Opcode::If).empty());
+  // The body only steps: loads, arithmetic, two stores, Continue.
+  const ir::Block& body = f.block(entry.loop_body());
+  CHECK(body.instructions.back().opcode == Opcode::Continue);
+  // The value is computed after the loop from the variables: no merge input.
+  const ir::Block& merge = f.block(entry.merge);
+  CHECK_FALSE(merge.merge_input.valid());
+  CHECK(merge.instructions.front().opcode == Opcode::Load);
+  for (float x : {0.0f, 1.0f, 4.0f, 10.0f}) {
+    EvalInputs in;
+    in.frag_coord = {x, 0, 0, 1};
+    CHECK(evaluate(m, in).at(0).at(0) == x * (x + 1) / 2);
+  }
+}
+
+TEST_CASE("the header form keeps let values for the step and the value") {
+  // The let's run-time value is computed once per iteration, in the
+  // condition, and read back from a variable in the body and after the loop;
+  // a let bound to a function is lowered where it is used.
+  const char* source =
+      "(vec4 ((rec-func (n acc) (let ((m (* n 2)) (add (func (a b) (+ a b)))) "
+      "  (if (> m 9) (add acc m) (rec (+ n 1) (add acc m))))) (.x (frag-coord)) 0) 0 0 1)";
+  const ir::Module m = lv_compile(source);
+  const ir::Module g = lv_compile(source, general_loops());
+  const ir::Function& f = main_function(m);
+  REQUIRE(find(f, Opcode::Loop).size() == 1);
+  CHECK(find(f, Opcode::Break).empty());
+  CHECK(count_opcode(m, Opcode::Mul) == 1);
+  for (float x : {0.0f, 3.0f, 5.0f, 7.0f}) {
+    EvalInputs in;
+    in.frag_coord = {x, 0, 0, 1};
+    float n = x, acc = 0;
+    while (!(n * 2 > 9)) acc += n * 2, n += 1;
+    CHECK(evaluate(m, in).at(0).at(0) == acc + n * 2);
+    CHECK(evaluate(g, in).at(0).at(0) == acc + n * 2);
+  }
+}
+
+TEST_CASE("rec-funcs with several exits or recs keep the general form") {
+  // Two recs; a rec reached through a helper function; the exit test in a
+  // nested if: each is left by Break value.
+  for (const char* source : {
+           "(vec4 ((rec-func (n) (if (> n 5) n (if (> n 2) (rec (+ n 2)) (rec (+ n 1))))) (.x (frag-coord))) 0 0 1)",
+           "(vec4 ((rec-func (n) (let ((k (func (y) (rec y)))) (if (> n 5) n (k (+ n 1))))) (.x (frag-coord))) 0 0 1)",
+           "(vec4 ((rec-func (n) (if (> n 5) (if (> n 7) 1 2) (let ((r rec)) (r (+ n 1))))) (.x (frag-coord))) 0 0 1)",
+       }) {
+    const ir::Module m = lv_compile(source);
+    CHECK_FALSE(find(main_function(m), Opcode::Break).empty());
+  }
+}
+
+TEST_CASE("an if in tail position with two value branches breaks in each (general form)") {
+  const ir::Module m = lv_compile(
+      "(vec4 ((rec-func (n) (if (> n 5) (if (> n 7) 1 2) (rec (+ n 1)))) (.x (frag-coord))) 0 0 1)",
+      general_loops());
   const ir::Function& f = main_function(m);
   CHECK(find(f, Opcode::Break).size() == 2);
   CHECK(find(f, Opcode::Continue).size() == 1);

@@ -6,3 +6,7 @@ if(NOT TARGET test_output_spirv OR NOT TARGET sluice_glsl_frontend OR NOT TARGET
 endif()
 target_link_libraries(test_output_spirv PRIVATE sluice_glsl_frontend sluice_exec_glslang)
 target_compile_definitions(test_output_spirv PRIVATE SLUICE_HAVE_GLSL_FRONTEND=1)
+# The λV loop-form size test compiles λV and runs Sluice's pipelines.
+if(TARGET sluice_lambdav AND TARGET sluice_transform)
+  target_link_libraries(test_output_spirv PRIVATE sluice_lambdav sluice_transform)
+endif()

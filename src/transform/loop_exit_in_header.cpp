@@ -1,0 +1,251 @@
+// loop-exit-in-header, a driver workaround (docs/workarounds.md): a loop
+// whose exit test is the first thing its body does becomes a loop whose
+// condition is that test, the shape glslang gives `while (c)`.
+//
+//   Loop                                   Loop
+//     condition: LoopIf true                 condition: x' = copies of what c needs
+//     body:      x = ... (no side effects)              LoopIf !c'   (c' when the
+//                If c { Break } [else E]      ->                      Break is in else)
+//                rest                        body:      x = ...; E; rest
+//
+// NVIDIA's driver 580 hangs on a float-counted loop nested in another loop
+// when the inner loop's exit test sits in a selection inside the body
+// (docs/testing.md has the reduced shader); with the test in the header the
+// same loop runs.
+//
+// Conditions, each needed for the rewrite to keep the program's meaning:
+//  - the condition block is only `LoopIf true` and the merge block takes no
+//    input (a `Break value` cannot become the header's false edge, which
+//    carries no value);
+//  - the body's first block computes nothing with side effects before its
+//    terminating If (otherwise leaving from the header would skip them);
+//  - one branch of that If is a single block holding only `Break`;
+//  - what the test needs can be computed again in the condition block:
+//    pure instructions (no textures: their implicit derivatives), and Loads
+//    from memory that nothing writes between the condition and the body's
+//    start — the invocation's own Function/Private variables and read-only
+//    Input/Uniform/PushConstant/UniformConstant memory — not declared in the
+//    body block itself.
+// The copies get new registers (a condition block sees only its ancestors'
+// values, not the body's); the If's condition becomes the constant that
+// never breaks, and simplify-cfg folds it away; instructions of the body
+// that only the test used are dead then, and dead-registers drops them
+// (workarounds run after -O1's passes, which would otherwise do it).
+//
+// Algorithm: one read-only walk per function collects the candidate loops;
+// each rewrite touches only its loop's condition block and the terminator
+// of its body's first block, so the rewrites are independent. Linear.
+#include <unordered_map>
+
+#include "ir/operands.h"
+#include "ir/predefined.h"
+#include "ir/traversal.h"
+#include "ir/typing.h"
+#include "transform/passes.h"
+#include "transform/transformer.h"
+
+namespace sluice::transform {
+
+using namespace ir;
+
+namespace {
+
+bool read_only_or_private(const Module& m, VariableId v) {
+  const Variable& var = m.variable(v);
+  if (var.decorations.volatile_ || !is_pointer(m, var.type)) return false;
+  switch (m.type(var.type).storage) {
+    case StorageClass::Function:
+    case StorageClass::Private:
+    case StorageClass::Input:
+    case StorageClass::Uniform:
+    case StorageClass::PushConstant:
+    case StorageClass::UniformConstant: return true;
+    default: return false;
+  }
+}
+
+bool computes_only(Opcode op) {
+  const OpcodeInfo& oi = info(op);
+  if (oi.has_side_effects) return false;
+  switch (oi.family) {
+    case OpcodeFamily::Access:
+    case OpcodeFamily::Extract:
+    case OpcodeFamily::Construct:
+    case OpcodeFamily::Unary:
+    case OpcodeFamily::Binary:
+    case OpcodeFamily::BuiltIn: return true;
+    default: return false;
+  }
+}
+
+bool only_breaks(const Function& f, BlockId b) {
+  if (!b.valid()) return false;
+  const Block& block = f.block(b);
+  return block.declarations.empty() && block.instructions.size() == 1 &&
+         block.instructions[0].opcode == Opcode::Break && block.instructions[0].operands.empty();
+}
+
+struct Candidate {
+  BlockId loop;                     // the block ending with Loop
+  std::vector<std::size_t> needed;  // indices into the body block, in order
+  bool break_on_true = true;
+};
+
+class ExitTestHoisting {
+ public:
+  ExitTestHoisting(Module& m, FunctionId f) : m_(m), fid_(f) {}
+
+  Result<bool> run() {
+    std::vector<Candidate> candidates;
+    visit(m_.function(fid_), [&](const BlockVisit& v, const Block& b) {
+      const Instruction* t = b.terminator();
+      if (t && t->opcode == Opcode::Loop)
+        if (auto c = candidate(v.id, b)) candidates.push_back(std::move(*c));
+      return VisitAction::VisitSubBlocks;
+    });
+    for (const Candidate& c : candidates)
+      if (auto r = rewrite(c); !r) return Error{r.error()};
+    return !candidates.empty();
+  }
+
+ private:
+  const Function& fn() const { return m_.function(fid_); }
+
+  std::optional<Candidate> candidate(BlockId id, const Block& loop) const {
+    const Function& f = fn();
+    const Block& cond = f.block(loop.loop_condition());
+    if (!cond.declarations.empty() || cond.instructions.size() != 1) return std::nullopt;
+    const Instruction& loop_if = cond.instructions[0];
+    if (loop_if.opcode != Opcode::LoopIf || loop_if.operands.size() != 1 ||
+        loop_if.operands[0] != Operand(predefined::kTrue))
+      return std::nullopt;
+    if (f.block(loop.merge).merge_input.valid()) return std::nullopt;
+
+    const Block& body = f.block(loop.loop_body());
+    const Instruction* test = body.terminator();
+    if (!test || test->opcode != Opcode::If || test->operands.empty() || !test->operands[0].is_register())
+      return std::nullopt;
+    Candidate c{id, {}, true};
+    if (only_breaks(f, body.if_true())) c.break_on_true = true;
+    else if (only_breaks(f, body.if_false())) c.break_on_true = false;
+    else return std::nullopt;
+
+    // Which instructions of the body block can be recomputed in the
+    // condition block (a register defined before the body is visible there).
+    std::unordered_map<std::uint32_t, std::size_t> defined_here;  // register -> index
+    std::vector<bool> recomputable(body.instructions.size() - 1);
+    auto declared_here = [&](VariableId v) {
+      for (VariableId d : body.declarations)
+        if (d == v) return true;
+      return false;
+    };
+    for (std::size_t i = 0; i + 1 < body.instructions.size(); ++i) {
+      const Instruction& inst = body.instructions[i];
+      if (info(inst.opcode).has_side_effects) return std::nullopt;  // the test would no longer come first
+      bool ok = inst.opcode == Opcode::Load || computes_only(inst.opcode);
+      for (const Operand& op : inst.operands) {
+        if (op.is_register()) {
+          auto it = defined_here.find(op.value());
+          if (it != defined_here.end() && !recomputable[it->second]) ok = false;
+        } else if (op.is_variable()) {
+          if (declared_here(op.as_variable()) || !read_only_or_private(m_, op.as_variable())) ok = false;
+        }
+      }
+      // A Load's pointer must lead back to such a variable: a variable
+      // operand, or an Access chain recomputable here (rooted at one).
+      if (inst.opcode == Opcode::Load && ok && !inst.operands[0].is_variable())
+        ok = inst.operands[0].is_register() && defined_here.count(inst.operands[0].value());
+      recomputable[i] = ok;
+      if (inst.result.valid()) defined_here[inst.result.index()] = i;
+    }
+
+    // The test's dependencies inside the block, marked backwards.
+    std::vector<bool> needed(recomputable.size());
+    std::vector<std::size_t> work;
+    auto need = [&](Operand op) {
+      if (!op.is_register()) return true;
+      auto it = defined_here.find(op.value());
+      if (it == defined_here.end()) return true;  // defined outside the body
+      if (!recomputable[it->second]) return false;
+      if (!needed[it->second]) {
+        needed[it->second] = true;
+        work.push_back(it->second);
+      }
+      return true;
+    };
+    if (!need(test->operands[0])) return std::nullopt;
+    while (!work.empty()) {
+      const std::size_t i = work.back();
+      work.pop_back();
+      for (const Operand& op : body.instructions[i].operands)
+        if (!need(op)) return std::nullopt;
+    }
+    for (std::size_t i = 0; i < needed.size(); ++i)
+      if (needed[i]) c.needed.push_back(i);
+    return c;
+  }
+
+  Status rewrite(const Candidate& c) {
+    const BlockId cond_id = fn().block(c.loop).loop_condition();
+    const BlockId body_id = fn().block(c.loop).loop_body();
+    std::vector<Instruction> copies;
+    std::unordered_map<std::uint32_t, RegisterId> renamed;
+    for (std::size_t i : c.needed) {
+      Instruction copy = m_.function(fid_).block(body_id).instructions[i];
+      rewrite_operands(copy, [&](Operand op) -> Operand {
+        if (!op.is_register()) return op;
+        auto it = renamed.find(op.value());
+        return it == renamed.end() ? op : Operand(it->second);
+      });
+      const RegisterId old = copy.result;
+      const RegisterId fresh = assign_new_register_to_instruction(m_, copy);
+      renamed[old.index()] = fresh;
+      copies.push_back(std::move(copy));
+    }
+    Instruction& test = m_.function(fid_).block(body_id).instructions.back();
+    Operand stay = test.operands[0];
+    if (auto it = renamed.find(stay.value()); it != renamed.end()) stay = it->second;
+    if (c.break_on_true) {
+      const Operand operand[] = {stay};
+      auto negated = make(m_, Opcode::LogicalNot, operand);
+      if (!negated) return Error{negated.error()};
+      stay = negated->result;
+      copies.push_back(std::move(*negated));
+    }
+    // The If never breaks now: the header tested the same value.
+    m_.function(fid_).block(body_id).instructions.back().operands[0] =
+        c.break_on_true ? Operand(predefined::kFalse) : Operand(predefined::kTrue);
+
+    Block& cond = m_.function(fid_).block(cond_id);
+    const SourceLocId where = cond.instructions.back().location;
+    for (Instruction& copy : copies) copy.location = where;
+    cond.instructions.back().operands[0] = stay;
+    cond.instructions.insert(cond.instructions.begin(), std::make_move_iterator(copies.begin()),
+                             std::make_move_iterator(copies.end()));
+    return ok();
+  }
+
+  Module& m_;
+  FunctionId fid_;
+};
+
+}  // namespace
+
+PassResult loop_exit_in_header(Module& m) {
+  bool changed = false;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+    if (!m.function(FunctionId(i)).entry.valid()) continue;
+    auto r = ExitTestHoisting(m, FunctionId(i)).run();
+    if (!r) return r;
+    changed = *r || changed;
+  }
+  if (!changed) return false;
+  auto folded = simplify_control_flow(m);
+  if (!folded) return folded;
+  // The body's own copy of the test is dead now (it may be all that is).
+  auto cleaned = eliminate_dead_registers(m);
+  if (!cleaned) return cleaned;
+  return true;
+}
+
+}  // namespace sluice::transform

@@ -1,0 +1,42 @@
+// Driver workarounds, the ANGLE way: named rewrites of valid IR into a
+// shape a particular driver runs correctly, each documented in
+// docs/workarounds.md with the driver, the reduced shader, the rewrite and
+// the evidence. `sluice compile` applies none unless asked
+// (--workarounds=LIST|all); `render` and `xcheck` pick those of the device
+// they run on (--workarounds=auto, their default).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/module.h"
+#include "ir/result.h"
+
+namespace sluice::transform {
+
+// What `auto` knows of a device (VkPhysicalDeviceProperties).
+struct DeviceIdentity {
+  std::uint32_t vendor_id = 0;  // PCI vendor: 0x10DE NVIDIA, 0x10005 Mesa (lavapipe)
+  std::uint32_t driver_version = 0;
+};
+
+struct Workaround {
+  std::string_view name;  // also the pass name (--passes) of its rewrite
+  std::string_view summary;
+  std::uint32_t vendor_id;  // the devices `auto` applies it to
+};
+
+// Every workaround, in the order they run.
+std::span<const Workaround> workarounds();
+
+// "none", "all", "auto" (with the device) or "a,b": the names to apply.
+// Unknown names, and "auto" without a device, are errors.
+Result<std::vector<std::string>> select_workarounds(std::string_view spec, const DeviceIdentity* device);
+
+// Runs the named workarounds' rewrites, in registry order.
+Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names);
+
+}  // namespace sluice::transform
