@@ -10,7 +10,12 @@
 // pointers. Texture sampling is pure: sampled images are read-only. So is
 // a Load from memory nothing in the invocation can write — Input, Uniform,
 // PushConstant and UniformConstant variables (not volatile), directly or
-// through Access chains: its value is the same wherever it is read.
+// through Access chains: its value is the same wherever it is read. Such a
+// load is merged only with one in the same innermost loop, as glslang
+// leaves them: NVIDIA's 580 driver draws a wrong picture for a loop whose
+// condition compares with a uniform loaded once before the loop
+// (docs/workarounds.md, "uniform loads stay in their loop"), and the
+// driver hoists loop-invariant loads itself.
 //
 // The dominance tree is the IR's own (docs/ir.md; the validator checks
 // uses against it): a block dominates the later blocks of its chain and
@@ -171,6 +176,7 @@ class Cse {
   PassResult run() {
     const Function& f = m_.function(fid_);
     const DominanceTree tree = dominance_tree(f);
+    find_loops(f);
     std::size_t instructions = 0;
     for (const Block& b : f.blocks) instructions += b.instructions.size();
     ExpressionTable table(instructions);
@@ -235,6 +241,12 @@ class Cse {
       Expression x{inst.opcode, inst.aux, r.type, r.precision, table.operand_top(),
                    static_cast<std::uint32_t>(inst.operands.size()), inst.result};
       for (Operand o : inst.operands) table.push_operand(subst_.resolve(o));
+      if (constant_load) {
+        // The innermost loop is part of a load's key: a load inside a loop
+        // is not replaced by one outside it (see the header comment).
+        table.push_operand(Operand::literal(loop_of_[b.index()]));
+        ++x.operand_count;
+      }
       Operand* ops = table.operands_from(x.first_operand);
       if (is_commutative(inst.opcode) && x.operand_count == 2 && raw(ops[1]) < raw(ops[0])) std::swap(ops[0], ops[1]);
       const RegisterId first = table.find_or_add(x);
@@ -242,10 +254,37 @@ class Cse {
     }
   }
 
+  // loop_of_[block]: 1 + the index of the block ending with its innermost
+  // Loop or DoLoop (the one whose condition, body or continue chain holds
+  // it), 0 outside every loop. Sub-blocks and merge blocks are assigned
+  // before they are reached, walking from the entry with a stack.
+  void find_loops(const Function& f) {
+    loop_of_.assign(f.blocks.size(), 0);
+    std::vector<BlockId> work{f.entry};
+    while (!work.empty()) {
+      const BlockId b = work.back();
+      work.pop_back();
+      const Block& block = f.block(b);
+      const Instruction* t = block.terminator();
+      if (!t || !is_divergent(t->opcode)) continue;
+      const std::uint32_t inner = is_loop(t->opcode) ? b.index() + 1 : loop_of_[b.index()];
+      for (BlockId s : block.sub_blocks())
+        if (s.valid() && s.index() < f.blocks.size()) {
+          loop_of_[s.index()] = inner;
+          work.push_back(s);
+        }
+      if (block.merge.valid() && block.merge.index() < f.blocks.size()) {
+        loop_of_[block.merge.index()] = loop_of_[b.index()];
+        work.push_back(block.merge);
+      }
+    }
+  }
+
   Module& m_;
   FunctionId fid_;
   Substitution subst_;
   std::vector<bool> constant_pointer_;  // by register: an Access result into constant memory
+  std::vector<std::uint32_t> loop_of_;
 };
 
 }  // namespace

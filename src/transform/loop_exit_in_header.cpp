@@ -32,6 +32,19 @@
 // that only the test used are dead then, and dead-registers drops them
 // (workarounds run after -O1's passes, which would otherwise do it).
 //
+// A loop whose exits do work first (`for (;;) { acc += j; if (j == 0)
+// break; ... }`, which hangs the same driver) gets an exit flag instead:
+//
+//   Store f true                           (before the loop)
+//   Loop
+//     condition: LoopIf (Load f)
+//     body:      ... every Break of this loop becomes Store f false; Continue
+//
+// valid when the condition is `LoopIf true`, the loop has no continue block
+// (Continue then goes straight to the condition, which leaves the loop) and
+// its Breaks carry no value. A loop with a continue block keeps its exits:
+// its Continue would run the continue block once more.
+//
 // Algorithm: one read-only walk per function collects the candidate loops;
 // each rewrite touches only its loop's condition block and the terminator
 // of its body's first block, so the rewrites are independent. Linear.
@@ -89,7 +102,18 @@ struct Candidate {
   BlockId loop;                     // the block ending with Loop
   std::vector<std::size_t> needed;  // indices into the body block, in order
   bool break_on_true = true;
+  std::vector<BlockId> breaks;      // exit flag: the blocks ending with this loop's Break
 };
+
+// The condition block is `LoopIf true` alone and the merge block takes no
+// input: what both rewrites need.
+bool left_only_by_break(const Function& f, const Block& loop) {
+  const Block& cond = f.block(loop.loop_condition());
+  if (!cond.declarations.empty() || cond.instructions.size() != 1) return false;
+  const Instruction& loop_if = cond.instructions[0];
+  return loop_if.opcode == Opcode::LoopIf && loop_if.operands.size() == 1 &&
+         loop_if.operands[0] == Operand(predefined::kTrue) && !f.block(loop.merge).merge_input.valid();
+}
 
 class ExitTestHoisting {
  public:
@@ -99,8 +123,10 @@ class ExitTestHoisting {
     std::vector<Candidate> candidates;
     visit(m_.function(fid_), [&](const BlockVisit& v, const Block& b) {
       const Instruction* t = b.terminator();
-      if (t && t->opcode == Opcode::Loop)
+      if (t && t->opcode == Opcode::Loop && left_only_by_break(fn(), b)) {
         if (auto c = candidate(v.id, b)) candidates.push_back(std::move(*c));
+        else if (auto e = exit_flag_candidate(v.id, b)) candidates.push_back(std::move(*e));
+      }
       return VisitAction::VisitSubBlocks;
     });
     for (const Candidate& c : candidates)
@@ -111,21 +137,39 @@ class ExitTestHoisting {
  private:
   const Function& fn() const { return m_.function(fid_); }
 
+  // The Breaks that leave this loop: in its body, not inside a nested loop
+  // or switch (a Break there leaves that one).
+  std::optional<Candidate> exit_flag_candidate(BlockId id, const Block& loop) const {
+    const Function& f = fn();
+    if (loop.loop_continue().valid()) return std::nullopt;
+    Candidate c{id, {}, true, {}};
+    std::vector<BlockId> work{loop.loop_body()};
+    while (!work.empty()) {
+      const Block& b = f.block(work.back());
+      const BlockId here = work.back();
+      work.pop_back();
+      const Instruction* t = b.terminator();
+      if (!t) continue;
+      if (t->opcode == Opcode::Break) {
+        if (!t->operands.empty()) return std::nullopt;
+        c.breaks.push_back(here);
+      }
+      if (!is_divergent(t->opcode)) continue;
+      if (t->opcode != Opcode::Loop && t->opcode != Opcode::DoLoop && t->opcode != Opcode::Switch)
+        for (BlockId s : b.sub_blocks()) work.push_back(s);
+      if (b.merge.valid()) work.push_back(b.merge);
+    }
+    if (c.breaks.empty()) return std::nullopt;
+    return c;
+  }
+
   std::optional<Candidate> candidate(BlockId id, const Block& loop) const {
     const Function& f = fn();
-    const Block& cond = f.block(loop.loop_condition());
-    if (!cond.declarations.empty() || cond.instructions.size() != 1) return std::nullopt;
-    const Instruction& loop_if = cond.instructions[0];
-    if (loop_if.opcode != Opcode::LoopIf || loop_if.operands.size() != 1 ||
-        loop_if.operands[0] != Operand(predefined::kTrue))
-      return std::nullopt;
-    if (f.block(loop.merge).merge_input.valid()) return std::nullopt;
-
     const Block& body = f.block(loop.loop_body());
     const Instruction* test = body.terminator();
     if (!test || test->opcode != Opcode::If || test->operands.empty() || !test->operands[0].is_register())
       return std::nullopt;
-    Candidate c{id, {}, true};
+    Candidate c{id, {}, true, {}};
     if (only_breaks(f, body.if_true())) c.break_on_true = true;
     else if (only_breaks(f, body.if_false())) c.break_on_true = false;
     else return std::nullopt;
@@ -185,7 +229,43 @@ class ExitTestHoisting {
     return c;
   }
 
+  Status rewrite_with_flag(const Candidate& c) {
+    Variable flag;
+    flag.name = Name{"loop_again", NameSource::Temporary};
+    flag.type = m_.pointer_type(predefined::kBool, StorageClass::Function);
+    const VariableId v = m_.add_variable(std::move(flag));
+    Block& outer = m_.function(fid_).block(c.loop);
+    outer.declarations.push_back(v);
+    const Operand set_true[] = {v, predefined::kTrue};
+    auto init = make(m_, Opcode::Store, set_true);
+    if (!init) return Error{init.error()};
+    init->location = m_.function(fid_).block(c.loop).instructions.back().location;
+    auto& outer_insts = m_.function(fid_).block(c.loop).instructions;
+    outer_insts.insert(outer_insts.end() - 1, std::move(*init));
+
+    const BlockId cond_id = m_.function(fid_).block(c.loop).loop_condition();
+    const Operand pointer[] = {v};
+    auto load = make(m_, Opcode::Load, pointer);
+    if (!load) return Error{load.error()};
+    Block& cond = m_.function(fid_).block(cond_id);
+    load->location = cond.instructions.back().location;
+    cond.instructions.back().operands[0] = load->result;
+    cond.instructions.insert(cond.instructions.begin(), std::move(*load));
+
+    const Operand set_false[] = {v, predefined::kFalse};
+    for (BlockId b : c.breaks) {
+      auto store = make(m_, Opcode::Store, set_false);
+      if (!store) return Error{store.error()};
+      auto& insts = m_.function(fid_).block(b).instructions;
+      store->location = insts.back().location;
+      insts.back().opcode = Opcode::Continue;
+      insts.insert(insts.end() - 1, std::move(*store));
+    }
+    return ok();
+  }
+
   Status rewrite(const Candidate& c) {
+    if (!c.breaks.empty()) return rewrite_with_flag(c);
     const BlockId cond_id = fn().block(c.loop).loop_condition();
     const BlockId body_id = fn().block(c.loop).loop_body();
     std::vector<Instruction> copies;

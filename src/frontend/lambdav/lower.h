@@ -112,27 +112,31 @@ class Lowerer {
   // --- rec-func and rec (lower_loop.cpp) ---
   Lowered lower_rec_func(std::uint32_t closure, const ArgList& args, const ArgList* rest);
   // The loop-header form of a rec-func body (lower_loop.cpp): the lets on
-  // the way to an `if` one of whose branches is the body's only `rec`.
+  // the way to an `if` one of whose branches (the step) ends in `rec` on
+  // every path and holds all of the body's `rec`s.
   struct HeaderForm {
     std::vector<NodeId> lets;  // outermost first
     NodeId condition = kNoNode;
-    NodeId rec_call = kNoNode;
+    NodeId rec_call = kNoNode;  // the step
     NodeId exit_value = kNoNode;
     bool exit_when_true = false;  // (if c E (rec ...)): leave when c holds
-    // Which parameters each part names (the lets' bindings count for every
-    // part): only those are loaded there.
-    std::vector<bool> condition_uses, step_uses, value_uses;
+    // What each part needs: the parameters it names and the let bindings it
+    // uses (through other bindings too); only those are loaded or lowered
+    // there, so no part computes what it does not use.
+    struct Uses {
+      std::vector<bool> params;
+      std::vector<std::vector<bool>> bindings;  // by let, by binding
+    };
+    Uses condition_uses, step_uses, value_uses;
   };
   const HeaderForm* header_form(std::uint32_t func);
-  // Lowers the lets of `form` into new frames on top of `env`. `first` is
-  // null the first time (runtime values are stored into `saved`, declared in
-  // `outer`); later calls reload those and re-lower only function values.
-  const Frame* lower_header_lets(const HeaderForm& form, const Frame* env, ir::BlockId outer,
-                                 std::vector<ir::VariableId>& saved, bool first);
+  // Lowers the lets of `form` into new frames on top of `env` (again in
+  // each part of the loop); null after an error.
+  const Frame* lower_header_lets(const HeaderForm& form, const Frame* env, const HeaderForm::Uses& uses);
   Lowered lower_rec_func_general(std::uint32_t loop_index, const Frame* env, const ir::LoopBlocks& blocks,
                                  NodeId call);
   Lowered lower_rec_func_header(const HeaderForm& form, std::uint32_t loop_index, const Frame* env,
-                                const ir::LoopBlocks& blocks, ir::BlockId outer);
+                                const ir::LoopBlocks& blocks);
   // The loop's parameters loaded in the current block, in a new frame (only
   // those `uses` marks, when given).
   Frame* load_loop_frame(std::uint32_t loop_index, const Frame* env, NodeId at,

@@ -2,31 +2,35 @@
 // arguments into one Function-storage variable per parameter and becomes a
 // Loop in one of two forms.
 //
-// Header form, for a body that is, through lets, (if c E (rec a_1 .. a_n))
-// or (if c (rec ..) E) where that `rec` is the body's only reference to its
-// rec-func (the common case: count down, test, step). The exit test is the
-// loop's condition, as glslang lowers `while (c)`, and E is computed after
-// the loop from the loop-carried values:
+// Header form, for a body that is, through lets, (if c E STEP) or
+// (if c STEP E) where every tail position of STEP (through ifs and lets) is
+// a `rec` and no other part of the body mentions the rec-func (the common
+// case: count down, test, step). The exit test is the loop's condition, as
+// glslang lowers `while (c)`, and E is computed after the loop from the
+// loop-carried values:
 //
-//   Declare: v_i [, w_k]  ; w_k: the lets' run-time values, for body and merge
+//   Declare: v_i
 //   Store v_i arg_i
 //   Loop
-//     condition: r_i = Load v_i, the lets (Store w_k), c, LoopIf !c (or c)
-//     body:      r_i = Load v_i, lets from w_k, a_i, Store v_i a_i, Continue
-//     merge:     r_i = Load v_i, lets from w_k, E   ; the rec-func's value
+//     condition: r_i = Load v_i, the lets, c, LoopIf !c (or c)
+//     body:      r_i = Load v_i, the lets, STEP  ; each rec: Store v_i a_i, Continue
+//     merge:     r_i = Load v_i, the lets, E     ; the rec-func's value
 //
 // Blocks of the IR see only what their ancestors computed (docs/ir.md), so
-// body and merge load the parameters again and read the lets' values back
-// from w_k; the SPIR-V output promotes all of them to SSA values. A let
-// bound to a function is lowered again where it is used (no IR for it,
-// unless its computation makes some).
+// body and merge load the parameters they name again and compute the lets
+// again. Computing them again, rather than keeping them in variables the
+// condition stores, keeps the condition free of statements: GLSL output
+// then writes `while (c)`, where a statement would make it
+// `for (;;) { ...; if (!c) break; }`, the shape drivers hang on. A let
+// bound to a function costs nothing to lower again (no IR), unless
+// computing the function computes values.
 //
 // Drivers need this form: NVIDIA's 580 driver hangs on a float-counted loop
 // nested in another whose exit test sits in a selection in the body
 // (docs/workarounds.md, "loop-exit-in-header").
 //
-// General form, for every other body (several recs, exits through nested
-// ifs, a rec reached through a helper function):
+// General form, for every other body (several exits, a rec reached through
+// a helper function or passed as a value):
 //
 //   Loop
 //     condition: LoopIf true  ; the loop is left only by Break value
@@ -87,13 +91,12 @@ Lowered Lowerer::lower_rec_func(std::uint32_t index, const ArgList& args, const 
     auto stored = b_.store(var, a.operand);
     if (!stored) return error(args.call, "internal error: " + stored.error());
   }
-  const ir::BlockId outer = b_.block();
   auto blocks = b_.branch_loop(false, false);
   if (!blocks) return error(args.call, "internal error: " + blocks.error());
 
   const HeaderForm* form = options_.loop_exit_in_header ? header_form(c.func) : nullptr;
   ++closures_[index].active;
-  auto result = form ? lower_rec_func_header(*form, loop_index, c.env, *blocks, outer)
+  auto result = form ? lower_rec_func_header(*form, loop_index, c.env, *blocks)
                      : lower_rec_func_general(loop_index, c.env, *blocks, args.call);
   --closures_[index].active;
   return result;
@@ -159,14 +162,14 @@ const Lowerer::HeaderForm* Lowerer::header_form(std::uint32_t func) {
   const NodeId body = ast_.items(f.node)[2];
   std::size_t refs = 0;
   std::vector<NodeId> stack{body};
-  while (!stack.empty() && refs < 2) {
+  while (!stack.empty()) {
     const NodeId id = stack.back();
     stack.pop_back();
     if (is_rec(id)) ++refs;
     if (node(id).kind == NodeKind::List)
       for (NodeId child : ast_.items(id)) stack.push_back(child);
   }
-  if (refs != 1) return nullptr;
+  if (refs == 0) return nullptr;
 
   HeaderForm form;
   NodeId at = body;
@@ -179,32 +182,67 @@ const Lowerer::HeaderForm* Lowerer::header_form(std::uint32_t func) {
   auto is_rec_call = [&](NodeId id) {
     return node(id).kind == NodeKind::List && res_.info[id].form == Form::Apply && is_rec(ast_.items(id)[0]);
   };
+  // A step: every tail position in it (through ifs and lets) is a `rec`,
+  // and those are all the body's references to its rec — so the step never
+  // leaves the loop, and nothing else mentions the rec.
+  auto is_step = [&](NodeId step) {
+    std::size_t calls = 0;
+    std::vector<NodeId> tails{step};
+    while (!tails.empty()) {
+      const NodeId id = tails.back();
+      tails.pop_back();
+      if (is_rec_call(id)) {
+        ++calls;
+        continue;
+      }
+      if (node(id).kind != NodeKind::List) return false;
+      const Form form_of = res_.info[id].form;
+      const auto parts = ast_.items(id);
+      if (form_of == Form::If) tails.insert(tails.end(), {parts[2], parts[3]});
+      else if (form_of == Form::Let) tails.push_back(parts[2]);
+      else return false;
+    }
+    return calls == refs;
+  };
   form.condition = items[1];
-  if (is_rec_call(items[3])) {
+  if (is_step(items[3])) {
     form.rec_call = items[3];
     form.exit_value = items[2];
     form.exit_when_true = true;
-  } else if (is_rec_call(items[2])) {
+  } else if (is_step(items[2])) {
     form.rec_call = items[2];
     form.exit_value = items[3];
   } else {
     return nullptr;
   }
-  // The parameters each part names, through the lets' bindings too.
+  // What each part needs. Let k's frame is level f.level + 1 + k, and a
+  // binding of let k can only name parameters and earlier lets' bindings, so
+  // one walk from the innermost let outwards finds everything needed.
   auto uses_of = [&](NodeId part) {
-    std::vector<bool> uses(f.param_count);
-    std::vector<NodeId> pending{part};
-    for (const NodeId let : form.lets)
-      for (const NodeId binding : ast_.items(ast_.items(let)[1])) pending.push_back(ast_.items(binding)[1]);
-    while (!pending.empty()) {
-      const NodeId id = pending.back();
-      pending.pop_back();
-      const NodeInfo& info = res_.info[id];
-      if (node(id).kind == NodeKind::Identifier && info.ref == RefKind::Local && info.a == f.level &&
-          info.b < f.param_count)
-        uses[info.b] = true;
-      if (node(id).kind == NodeKind::List)
-        for (NodeId child : ast_.items(id)) pending.push_back(child);
+    HeaderForm::Uses uses;
+    uses.params.assign(f.param_count, false);
+    for (const NodeId let : form.lets) uses.bindings.emplace_back(ast_.items(ast_.items(let)[1]).size(), false);
+    auto mark = [&](NodeId root) {
+      std::vector<NodeId> pending{root};
+      while (!pending.empty()) {
+        const NodeId id = pending.back();
+        pending.pop_back();
+        const NodeInfo& info = res_.info[id];
+        if (node(id).kind == NodeKind::Identifier && info.ref == RefKind::Local) {
+          if (info.a == f.level && info.b < f.param_count) uses.params[info.b] = true;
+          const std::size_t k = info.a - f.level - 1;
+          if (info.a > f.level && k < uses.bindings.size() && info.b < uses.bindings[k].size())
+            uses.bindings[k][info.b] = true;
+        }
+        if (node(id).kind == NodeKind::List)
+          for (NodeId child : ast_.items(id)) pending.push_back(child);
+      }
+    };
+    mark(part);
+    for (std::size_t k = form.lets.size(); k-- > 0;) {
+      const auto bindings = ast_.items(ast_.items(form.lets[k])[1]);
+      for (std::size_t i = 0; i < bindings.size(); ++i)
+        if (uses.bindings[k][i]) mark(ast_.items(bindings[i])[1]);
     }
     return uses;
   };
@@ -215,45 +253,18 @@ const Lowerer::HeaderForm* Lowerer::header_form(std::uint32_t func) {
   return &*it->second;
 }
 
-const Frame* Lowerer::lower_header_lets(const HeaderForm& form, const Frame* env, ir::BlockId outer,
-                                        std::vector<ir::VariableId>& saved, bool first) {
-  std::size_t k = 0;  // index into `saved`, one per binding
-  for (const NodeId let : form.lets) {
-    const auto bindings = ast_.items(ast_.items(let)[1]);
+const Frame* Lowerer::lower_header_lets(const HeaderForm& form, const Frame* env, const HeaderForm::Uses& uses) {
+  for (std::size_t k = 0; k < form.lets.size(); ++k) {
+    const auto bindings = ast_.items(ast_.items(form.lets[k])[1]);
     Frame* frame = new_frame(env, static_cast<std::uint32_t>(bindings.size()));
-    for (std::size_t i = 0; i < bindings.size(); ++i, ++k) {
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+      if (!uses.bindings[k][i]) continue;  // never looked up in this part
       const auto binding = ast_.items(bindings[i]);
-      if (!first && saved[k].valid()) {
-        set_location(binding[1]);
-        auto loaded = b_.load(saved[k]);
-        if (!loaded) {
-          error(binding[1], "internal error: " + loaded.error());
-          return nullptr;
-        }
-        frame->values[i] = Value::runtime(m_.reg(*loaded).type, *loaded);
-        continue;
-      }
       auto v = lower_value(binding[1], env);
       if (!v) return nullptr;
       if (v->kind == ValueKind::Closure && closures_[v->index].name == kNoSymbol)
         closures_[v->index].name = node(binding[0]).symbol;
       frame->values[i] = *v;
-      if (!first) continue;
-      ir::VariableId var;
-      if (v->is_runtime() && !v->operand.is_constant()) {
-        // Declared beside the loop's variables, so body and merge see it.
-        const ir::BlockId here = b_.block();
-        b_.set_block(outer);
-        var = b_.declare_local(ir::Name{std::string(ast_.name(node(binding[0]).symbol)), ir::NameSource::Temporary},
-                               v->type);
-        b_.set_block(here);
-        auto stored = b_.store(var, v->operand);
-        if (!stored) {
-          error(binding[1], "internal error: " + stored.error());
-          return nullptr;
-        }
-      }
-      saved.push_back(var);
     }
     env = frame;
   }
@@ -261,14 +272,12 @@ const Frame* Lowerer::lower_header_lets(const HeaderForm& form, const Frame* env
 }
 
 Lowered Lowerer::lower_rec_func_header(const HeaderForm& form, std::uint32_t loop_index, const Frame* env,
-                                       const ir::LoopBlocks& blocks, ir::BlockId outer) {
-  std::vector<ir::VariableId> saved;
-
+                                       const ir::LoopBlocks& blocks) {
   // Condition: leave when the exit test says so.
   b_.set_block(blocks.condition);
-  const Frame* params = load_loop_frame(loop_index, env, form.condition, &form.condition_uses);
+  const Frame* params = load_loop_frame(loop_index, env, form.condition, &form.condition_uses.params);
   if (!params) return std::nullopt;
-  const Frame* scope = lower_header_lets(form, params, outer, saved, true);
+  const Frame* scope = lower_header_lets(form, params, form.condition_uses);
   if (!scope) return std::nullopt;
   auto cond = lower_condition(form.condition, scope);
   if (!cond) return cond;
@@ -290,18 +299,18 @@ Lowered Lowerer::lower_rec_func_header(const HeaderForm& form, std::uint32_t loo
 
   // Body: the step.
   b_.set_block(blocks.body);
-  params = load_loop_frame(loop_index, env, form.rec_call, &form.step_uses);
+  params = load_loop_frame(loop_index, env, form.rec_call, &form.step_uses.params);
   if (!params) return std::nullopt;
-  scope = lower_header_lets(form, params, outer, saved, false);
+  scope = lower_header_lets(form, params, form.step_uses);
   if (!scope) return std::nullopt;
   auto step = lower(form.rec_call, scope, nullptr, loop_index);
   if (!step) return step;
 
   // Merge: the value, from the parameters the loop ended with.
   b_.set_block(blocks.merge);
-  params = load_loop_frame(loop_index, env, form.exit_value, &form.value_uses);
+  params = load_loop_frame(loop_index, env, form.exit_value, &form.value_uses.params);
   if (!params) return std::nullopt;
-  scope = lower_header_lets(form, params, outer, saved, false);
+  scope = lower_header_lets(form, params, form.value_uses);
   if (!scope) return std::nullopt;
   auto value = lower_value(form.exit_value, scope);
   if (!value) return value;

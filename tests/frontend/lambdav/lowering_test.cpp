@@ -159,10 +159,12 @@ TEST_CASE("a rec-func of the form (if c E (rec ..)) tests c as its loop conditio
   }
 }
 
-TEST_CASE("the header form keeps let values for the step and the value") {
-  // The let's run-time value is computed once per iteration, in the
-  // condition, and read back from a variable in the body and after the loop;
-  // a let bound to a function is lowered where it is used.
+TEST_CASE("the header form computes a let in each part that uses it, and the condition stores nothing") {
+  // A block sees only its ancestors' values, so the condition, the step and
+  // the value each compute `m`; nothing is stored in the condition (a
+  // statement there would make GLSL output write the loop as
+  // for (;;) { ...; if (!c) break; }). `add`, bound to a function, is lowered
+  // where it is used.
   const char* source =
       "(vec4 ((rec-func (n acc) (let ((m (* n 2)) (add (func (a b) (+ a b)))) "
       "  (if (> m 9) (add acc m) (rec (+ n 1) (add acc m))))) (.x (frag-coord)) 0) 0 0 1)";
@@ -171,7 +173,9 @@ TEST_CASE("the header form keeps let values for the step and the value") {
   const ir::Function& f = main_function(m);
   REQUIRE(find(f, Opcode::Loop).size() == 1);
   CHECK(find(f, Opcode::Break).empty());
-  CHECK(count_opcode(m, Opcode::Mul) == 1);
+  CHECK(count_opcode(m, Opcode::Mul) == 3);
+  const ir::Block& loop = f.block(find(f, Opcode::Loop)[0].block);
+  for (const ir::Instruction& i : f.block(loop.loop_condition()).instructions) CHECK(i.opcode != Opcode::Store);
   for (float x : {0.0f, 3.0f, 5.0f, 7.0f}) {
     EvalInputs in;
     in.frag_coord = {x, 0, 0, 1};
@@ -182,11 +186,35 @@ TEST_CASE("the header form keeps let values for the step and the value") {
   }
 }
 
-TEST_CASE("rec-funcs with several exits or recs keep the general form") {
-  // Two recs; a rec reached through a helper function; the exit test in a
-  // nested if: each is left by Break value.
+TEST_CASE("a step with several recs keeps the header form") {
+  const ir::Module m = lv_compile(
+      "(vec4 ((rec-func (n) (if (> n 5) n (if (> n 2) (rec (+ n 2)) (rec (+ n 1))))) (.x (frag-coord))) 0 0 1)");
+  const ir::Function& f = main_function(m);
+  CHECK(find(f, Opcode::Break).empty());
+  CHECK(find(f, Opcode::Continue).size() == 2);
+  for (float x : {0.0f, 3.0f, 6.0f}) {
+    EvalInputs in;
+    in.frag_coord = {x, 0, 0, 1};
+    float n = x;
+    while (!(n > 5)) n += n > 2 ? 2 : 1;
+    CHECK(evaluate(m, in).at(0).at(0) == n);
+  }
+}
+
+TEST_CASE("each part of a header-form loop computes only the lets it uses") {
+  // `unused` is needed by no part; `d` only by the step.
+  const ir::Module m = lv_compile(
+      "(vec4 ((rec-func (n acc) (let ((unused (sin n)) (d (* n 2))) (if (eq n 0) acc (rec (- n 1) (+ acc d))))) 4 0) 0 0 1)");
+  CHECK(count_opcode(m, Opcode::Sin) == 0);
+  CHECK(count_opcode(m, Opcode::Mul) == 1);
+  CHECK(evaluate(m, {}).at(0).at(0) == 20.0f);
+}
+
+TEST_CASE("rec-funcs with several exits keep the general form") {
+  // A second exit in the step; a rec reached through a helper function; a
+  // rec passed through a let: each is left by Break value.
   for (const char* source : {
-           "(vec4 ((rec-func (n) (if (> n 5) n (if (> n 2) (rec (+ n 2)) (rec (+ n 1))))) (.x (frag-coord))) 0 0 1)",
+           "(vec4 ((rec-func (n) (if (> n 5) n (if (> n 2) (rec (+ n 2)) 7))) (.x (frag-coord))) 0 0 1)",
            "(vec4 ((rec-func (n) (let ((k (func (y) (rec y)))) (if (> n 5) n (k (+ n 1))))) (.x (frag-coord))) 0 0 1)",
            "(vec4 ((rec-func (n) (if (> n 5) (if (> n 7) 1 2) (let ((r rec)) (r (+ n 1))))) (.x (frag-coord))) 0 0 1)",
        }) {
