@@ -73,3 +73,25 @@ TEST_CASE("siblings do not dominate each other, different precisions stay apart"
   CHECK(testing::count_instructions(s.m, Opcode::Sin) == 2);
   CHECK(testing::count_instructions(s.m, Opcode::Cos) == 2);
 }
+
+TEST_CASE("a uniform or input load inside a loop is not replaced by one outside it") {
+  // glslang reloads `while (b >= u)`'s uniform every iteration; NVIDIA's 580
+  // driver draws a wrong picture when the loop compares with a load hoisted
+  // before it (docs/workarounds.md), so cse keeps the load in its loop. Two
+  // loads in the same loop block are still merged.
+  testing::ShaderUnderTest s;
+  auto before = s.input_x();
+  auto loop = must(s.b.branch_loop(false, false));
+  s.b.set_block(loop.condition);
+  auto in_loop = s.input_x();
+  auto again = s.input_x();
+  auto sum = must(s.b.emit(Opcode::Add, {in_loop, again}));
+  must(s.b.terminate(Opcode::LoopIf, must(s.b.emit(Opcode::LessThan, {sum, before}))));
+  s.b.set_block(loop.body);
+  must(s.b.terminate(Opcode::Continue));
+  s.b.set_block(loop.merge);
+  s.finish_scalar(before);
+  testing::require_valid(s.m);
+  CHECK(testing::run_passes(s.m, "cse"));
+  CHECK(testing::count_instructions(s.m, Opcode::Load) == 2);
+}
