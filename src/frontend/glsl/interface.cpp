@@ -15,10 +15,6 @@
 #include "ir/typing.h"
 
 namespace sluice::glsl::detail {
-namespace {
-
-using glslang::TQualifier;
-using glslang::TType;
 
 // SPIR-V BuiltIn names, as the IR spells them in Decorations::built_in.
 const char* builtin_name(glslang::TBuiltInVariable b) {
@@ -52,9 +48,21 @@ const char* builtin_name(glslang::TBuiltInVariable b) {
     case glslang::EbvSampleMask: return "SampleMask";
     case glslang::EbvHelperInvocation: return "HelperInvocation";
     case glslang::EbvViewIndex: return "ViewIndex";
+    case glslang::EbvInvocationId: return "InvocationId";
+    case glslang::EbvPatchVertices: return "PatchVertices";
+    case glslang::EbvTessLevelOuter: return "TessLevelOuter";
+    case glslang::EbvTessLevelInner: return "TessLevelInner";
+    case glslang::EbvTessCoord: return "TessCoord";
+    case glslang::EbvSubgroupSize2: return "SubgroupSize";
+    case glslang::EbvSubgroupInvocation2: return "SubgroupLocalInvocationId";
     default: return nullptr;
   }
 }
+
+namespace {
+
+using glslang::TQualifier;
+using glslang::TType;
 
 bool is_opaque(const TType& t) { return t.getBasicType() == glslang::EbtSampler; }
 
@@ -107,6 +115,7 @@ ir::Decorations decorations_of(const TQualifier& q) {
   d.coherent = q.coherent || q.devicecoherent || q.queuefamilycoherent || q.workgroupcoherent;
   d.volatile_ = q.volatil;
   d.restrict_ = q.restrict;
+  d.patch = q.patch;
   return d;
 }
 
@@ -273,6 +282,16 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
                                          text(s->getName())));
     return {};
   }
+  // NVIDIA-only layout qualifiers the IR has no decoration for.
+  if (q.layoutPassthrough) {
+    unsupported(loc, "layout(passthrough) (GL_NV_geometry_shader_passthrough)");
+    return {};
+  }
+  if (q.layoutViewportRelative || q.layoutSecondaryViewportRelativeOffset != -2048) {
+    unsupported(loc, "layout(viewport_relative) or secondary_view_offset (GL_NV_viewport_array2, "
+                     "GL_NV_stereo_view_rendering)");
+    return {};
+  }
   ir::Decorations d = decorations_of(q);
   // A block's xfb offsets are its members' (types.cpp), as glslang emits them.
   xfb_decorations(q, t.getBasicType() != glslang::EbtBlock, d);
@@ -297,6 +316,10 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
     // An anonymous block: the block's name is what the interface knows.
     name = ir::Name{std::string(text(t.getTypeName())), ir::NameSource::Internal};
   }
+  if (is_builtin_block(t)) name.source = ir::NameSource::Internal;  // gl_in, gl_out
+  // A geometry output's stream, as glslang decorates it: only when the
+  // shader uses more than one.
+  if (q.hasStream() && ast_.isMultiStream() && *storage == ir::StorageClass::Output) d.stream = q.layoutStream;
   if (q.builtIn != glslang::EbvNone) {
     name.source = ir::NameSource::Internal;
     if (q.builtIn == glslang::EbvFragColor || q.builtIn == glslang::EbvFragData) {
@@ -416,6 +439,13 @@ Value Translator::symbol(const TIntermSymbol* s) {
       return {};
     }
     default: break;
+  }
+  // gl_in[] and gl_out[]: one array of the block, whose members carry
+  // their built-ins (as glslang's SPIR-V has it); a single block is one
+  // variable per member (block_member).
+  if (is_builtin_block(t) && t.isArray()) {
+    const ir::VariableId v = global_variable(s);
+    return v.valid() ? Value::pointer(v) : Value{};
   }
   if (is_builtin_block(t)) {
     unsupported(s->getLoc(), fmt::format("using the built-in block '{}' as a whole", text(t.getTypeName())));

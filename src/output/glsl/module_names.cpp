@@ -60,6 +60,14 @@ void name_module(EmitContext& ctx) {
       const auto& members = m.type(bt).members;
       std::size_t builtins = 0;
       for (const auto& mem : members) builtins += !mem.built_in.empty();
+      if (builtins == members.size() && bt != pointee_of(ctx, v)) {
+        // gl_in[] / gl_out[]: named, and redeclared as an array of
+        // gl_PerVertex holding the members the module has.
+        ctx.variable_names[id.index()] = storage == StorageClass::Input ? "gl_in" : "gl_out";
+        for (const auto& mem : members)
+          ctx.member_names[bt.index()].push_back(builtin_variable_name(ctx, mem.built_in, storage));
+        continue;
+      }
       if (builtins == members.size()) {
         ctx.variable_forms[id.index()] = VariableForm::BuiltInBlock;
         for (const auto& mem : members)
