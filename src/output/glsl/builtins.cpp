@@ -62,6 +62,17 @@ std::string builtin_variable_name(EmitContext& ctx, std::string_view built_in, i
     if (ctx.es) ctx.extensions.insert("GL_EXT_geometry_shader");
     return "gl_PrimitiveIDIn";
   }
+  // Written before the rasterizer by a vertex or evaluation shader.
+  const ir::ShaderStage stage = ctx.m.shader().stage;
+  if ((built_in == "Layer" || built_in == "ViewportIndex") && storage == ir::StorageClass::Output &&
+      (stage == ir::ShaderStage::Vertex || stage == ir::ShaderStage::TessEvaluation)) {
+    if (ctx.es) {
+      ctx.fail(fmt::format("built-in {} cannot be written by this stage in GLSL ES", built_in));
+      return "";
+    }
+    ctx.extensions.insert("GL_ARB_shader_viewport_layer_array");
+    return built_in == "Layer" ? "gl_Layer" : "gl_ViewportIndex";
+  }
   if (built_in == "SubgroupSize" || built_in == "SubgroupLocalInvocationId") {
     ctx.extensions.insert("GL_KHR_shader_subgroup_basic");
     return built_in == "SubgroupSize" ? "gl_SubgroupSize" : "gl_SubgroupInvocationID";

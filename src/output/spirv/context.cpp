@@ -32,6 +32,8 @@ constexpr BuiltInName kBuiltIns[] = {
     SLUICE_BUILTIN(DrawIndex),          SLUICE_BUILTIN(ViewIndex),
     SLUICE_BUILTIN(SubgroupSize),       SLUICE_BUILTIN(SubgroupLocalInvocationId),
     SLUICE_BUILTIN(NumSubgroups),       SLUICE_BUILTIN(SubgroupId),
+    SLUICE_BUILTIN(PatchVertices),      SLUICE_BUILTIN(TessLevelOuter),
+    SLUICE_BUILTIN(TessLevelInner),     SLUICE_BUILTIN(TessCoord),
 };
 #undef SLUICE_BUILTIN
 
