@@ -463,7 +463,16 @@ Value Translator::symbol(const TIntermSymbol* s) {
 
 void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& loc, const ir::Decorations& block) {
   const TType& t = s->getType();
-  if (t.isArray()) {
+  // A per-vertex array of such blocks (a geometry or tessellation input,
+  // a tessellation control output) becomes one per-vertex array per member:
+  // the vertex index does not count towards locations, so the members keep
+  // theirs. Other arrays of blocks lay their elements out one after another.
+  const EShLanguage stage = ast_.getStage();
+  const bool input = t.getQualifier().storage == glslang::EvqVaryingIn;
+  const bool per_vertex = t.isArray() && !t.getQualifier().patch &&
+                          (((stage == EShLangGeometry || stage == EShLangTessEvaluation) && input) ||
+                           stage == EShLangTessControl);
+  if (t.isArray() && (!per_vertex || t.getOuterArraySize() <= 0)) {
     unsupported(loc, "an array of blocks whose members differ in interpolation");
     return;
   }
@@ -479,8 +488,9 @@ void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& 
   const glslang::TTypeList& members = *t.getStruct();
   for (std::size_t i = 0; i < members.size() && !failed_; ++i) {
     const TType& mt = *members[i].type;
-    const ir::TypeId vt = type(mt, loc);
+    ir::TypeId vt = type(mt, loc);
     if (!vt.valid()) return;
+    if (per_vertex) vt = module_.array_type(vt, static_cast<std::uint32_t>(t.getOuterArraySize()));
     ir::Decorations d = block;
     set_interpolation(d, mt.getQualifier());
     xfb_decorations(mt.getQualifier(), true, d);
@@ -495,6 +505,27 @@ void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& 
 }
 
 std::optional<Value> Translator::block_member(const TIntermBinary* node) {
+  // `In[i].member` of a split per-vertex array of blocks: element i of the
+  // member's array.
+  if (const TIntermBinary* element = node->getLeft()->getAsBinaryNode();
+      element && (element->getOp() == glslang::EOpIndexDirect || element->getOp() == glslang::EOpIndexIndirect)) {
+    const TIntermSymbol* array = element->getLeft()->getAsSymbolNode();
+    if (!array || !has_mixed_interpolation(array->getType())) return std::nullopt;
+    if (!split_blocks.contains(array->getId())) global_variable(array);  // splits it
+    if (failed_) return Value{};
+    const TIntermConstantUnion* field = node->getRight()->getAsConstantUnion();
+    const auto it = field ? member_variables.find(static_cast<std::uint64_t>(array->getId()) * 1024 +
+                                                  static_cast<std::uint64_t>(field->getConstArray()[0].getIConst()))
+                          : member_variables.end();
+    if (it == member_variables.end()) {
+      error(node->getLoc(), "internal error: a member of a split block without its variable");
+      return Value{};
+    }
+    const ir::Operand i = rvalue(element->getRight());
+    if (failed_) return Value{};
+    locate(node);
+    return Value::pointer(emit(ir::Opcode::AccessArrayElement, {ir::Operand(it->second), i}, node));
+  }
   const TIntermSymbol* block = node->getLeft()->getAsSymbolNode();
   if (!block) return std::nullopt;
   if (has_mixed_interpolation(block->getType()) && !split_blocks.contains(block->getId())) {
