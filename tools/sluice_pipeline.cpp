@@ -119,7 +119,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     diagnostics = std::move(r.diagnostics);
   } else {
     out.failure = {fmt::format("sluice: error: cannot tell the language of '{}': name it with --language "
-                               "(lv for λV, glsl for .vert/.frag/.comp)\n",
+                               "(lv for λV, glsl for .vert/.frag/.comp/.geom/.tesc/.tese)\n",
                                display_name),
                    2};
     return out;
