@@ -186,8 +186,10 @@ TEST_CASE("corpus round trip: geometry and tessellation shaders", "[corpus][stag
   CHECK(t.emitted == t.translated);
   CHECK(t.compiled == t.emitted);
   check_exceptions(t);
-  // The ratchet: every one translates, emits, compiles and gives its IR again.
-  CHECK(t.same_ir == 38);
+  // The ratchet: every shader the front end translates (all but
+  // stages_corpus.h's refused ones) emits, compiles and gives its IR again.
+  CHECK(t.translated == shaders.size() - testing::refused_stage_shaders().size());
+  CHECK(t.same_ir == t.translated);
 }
 
 #endif  // SLUICE_HAVE_GLSL_FRONTEND
