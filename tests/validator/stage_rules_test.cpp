@@ -15,8 +15,7 @@ using sluice::testing::require_valid;
 namespace {
 
 // Types t0-t25, the ones every module starts with.
-const std::string kPredefinedTypes = R"(Types:
-  t0: void
+const std::string kPredefinedTypes = R"(  t0: void
   t1: float
   t2: int
   t3: uint
@@ -41,6 +40,7 @@ const std::string kPredefinedTypes = R"(Types:
   t22: Matrix of t7[3]
   t23: Matrix of t5[4]
   t24: Matrix of t6[4]
+  t25: Matrix of t7[4]
 )";
 
 const std::string kConstants = R"(
@@ -141,9 +141,9 @@ TEST_CASE("stage rules: execution modes per stage", "[validator][stages]") {
 
 TEST_CASE("stage rules: patch and stream variables", "[validator][stages]") {
   require_only_problem(parse(geometry(kGeometryHeader, "patch")),
-                       "v0 '_uv' is patch; only tessellation control outputs and tessellation evaluation inputs are");
+                       "v0 'v' is patch; only tessellation control outputs and tessellation evaluation inputs are");
   require_only_problem(parse(control(kControlHeader, "stream=1")),
-                       "v0 '_up' has a stream; only geometry shader outputs have one");
+                       "v0 'p' has a stream; only geometry shader outputs have one");
 }
 
 TEST_CASE("stage rules: the text form refuses unknown stage attributes", "[ir][stages]") {
