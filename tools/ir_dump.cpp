@@ -1,5 +1,5 @@
 // ir-dump: reads a module in the IR's text form (.ir) — or builds one from
-// λV (.lv) or GLSL (.vert/.frag/.comp) with the front ends, before any pass —
+// λV (.lv) or GLSL (.vert/.frag/.comp/.geom/.tesc/.tese) with the front ends, before any pass —
 // and prints it as the dump writes it, or as a Graphviz graph; optionally
 // validates it.
 //
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   std::string path;
   bool validate = false;
   bool as_dot = false;
-  app.add_option("FILE", path, "the .ir, .lv, .vert, .frag or .comp file to read; - reads .ir from stdin")
+  app.add_option("FILE", path, "the .ir, .lv, .vert, .frag, .comp, .geom, .tesc or .tese file to read; - reads .ir from stdin")
       ->required();
   app.add_flag("--validate", validate, "check the module's invariants; exit 1 on problems");
   app.add_flag("--dot", as_dot, "print a Graphviz graph of the block trees instead of the dump");

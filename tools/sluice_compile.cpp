@@ -249,7 +249,7 @@ CommandAction add_compile_command(CLI::App& sub) {
   sub.add_flag("--spirv-opt", args->spirv_opt, "Also run SPIRV-Tools' optimizer on the SPIR-V");
   sub.add_option("--glsl-version", args->glsl_version, "GLSL output version: 450 (default) or 310es");
   sub.add_option("--glsl-flavour", args->glsl_flavour, "GLSL output flavour: vulkan (default) or opengl");
-  sub.add_option("-S,--stage", args->stage, "GLSL input stage when the extension does not say: vert, frag, comp");
+  sub.add_option("-S,--stage", args->stage, "GLSL input stage when the extension does not say: vert, frag, comp, geom, tesc, tese");
   add_pipeline_options(sub, args->pipeline);
   return [args] { return run_compile(*args); };
 }

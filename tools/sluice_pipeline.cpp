@@ -31,8 +31,12 @@ std::vector<std::string> validation_messages(const ir::Module& m) {
 
 bool is_lambdav_path(const std::string& path) { return ends_with(path, ".lv"); }
 bool is_glsl_path(const std::string& path) {
-  return ends_with(path, ".frag") || ends_with(path, ".vert") || ends_with(path, ".comp") ||
-         ends_with(path, ".glsl");
+  // The mesh, task and ray-tracing extensions too: the front end refuses
+  // them naming the stage.
+  for (const char* ext : {".frag", ".vert", ".comp", ".geom", ".tesc", ".tese", ".glsl", ".mesh", ".task", ".rgen",
+                          ".rint", ".rahit", ".rchit", ".rmiss", ".rcall"})
+    if (ends_with(path, ext)) return true;
+  return false;
 }
 
 std::optional<std::string> read_text_file(const std::string& path) {
@@ -88,7 +92,13 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
   if (stage == "vert") options.stage = ir::ShaderStage::Vertex;
   else if (stage == "frag") options.stage = ir::ShaderStage::Fragment;
   else if (stage == "comp") options.stage = ir::ShaderStage::Compute;
-  else if (!stage.empty()) return fmt::format("unknown stage '{}' (vert, frag or comp)", stage);
+  else if (stage == "geom") options.stage = ir::ShaderStage::Geometry;
+  else if (stage == "tesc") options.stage = ir::ShaderStage::TessControl;
+  else if (stage == "tese") options.stage = ir::ShaderStage::TessEvaluation;
+  else if (stage == "mesh" || stage == "task" || stage == "rgen" || stage == "rint" || stage == "rahit" ||
+           stage == "rchit" || stage == "rmiss" || stage == "rcall")
+    return fmt::format("the '{}' shader stage is not supported (vert, frag, comp, geom, tesc or tese)", stage);
+  else if (!stage.empty()) return fmt::format("unknown stage '{}' (vert, frag, comp, geom, tesc or tese)", stage);
   if (options.opt_level == "O0") options.spirv.promote_to_ssa = false;
   if (options.workarounds != "auto") {
     auto names = transform::select_workarounds(options.workarounds, nullptr);
@@ -119,12 +129,13 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     g.stage = options.stage;
     g.auto_map_locations = options.auto_map_locations;
     g.auto_map_bindings = options.auto_map_bindings;
+    g.spirv_version = spirv::spirv_version(options.spirv.target);
     auto r = glsl::compile(source, display_name, g);
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
   } else {
     out.failure = {fmt::format("sluice: error: cannot tell the language of '{}': name it with --language "
-                               "(lv for λV, glsl for .vert/.frag/.comp)\n",
+                               "(lv for λV, glsl for .vert/.frag/.comp/.geom/.tesc/.tese)\n",
                                display_name),
                    2};
     return out;

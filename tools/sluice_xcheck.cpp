@@ -3,6 +3,9 @@
 // several ways on the Vulkan runner and comparing the results.
 //   GLSL (.frag, .comp): glslang's own SPIR-V is the reference; variants are
 //     Sluice's SPIR-V and Sluice's re-emitted GLSL compiled by glslang.
+//     .vert, .geom, .tesc, .tese: the same, drawn between partner stages
+//     that feed the shader fixed inputs and write what it produced to the
+//     framebuffer (exec/partner_shaders.h).
 //   Amber (.amber): the script's own SPIR-V is the reference (and its
 //     EXPECTs must pass); the variants replace the fragment shader as above,
 //     compiled from the .frag beside the script.
@@ -30,6 +33,8 @@
 
 #include "exec/glsl_compiler/glsl_compile.h"
 #include "device_probe.h"
+#include "exec/partner_shaders.h"
+#include "exec/spirv_module.h"
 #include "process_pool.h"
 #include "exec/runner.h"
 #include "exec/xcheck.h"
@@ -71,7 +76,9 @@ std::map<std::string, std::string> read_known_failures(const std::string& path) 
 
 bool checkable(const fs::path& p) {
   const std::string ext = p.extension().string();
-  if (ext == ".amber" || ext == ".lv" || ext == ".comp" || ext == ".vert") return true;
+  if (ext == ".amber" || ext == ".lv" || ext == ".comp" || ext == ".vert" || ext == ".geom" || ext == ".tesc" ||
+      ext == ".tese")
+    return true;
   if (ext == ".frag") return !fs::exists(fs::path(p).replace_extension(".amber"));
   return false;
 }
@@ -94,6 +101,15 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
     }
   }
   return files;
+}
+
+// glslang's settings for the SPIR-V target xcheck was given (vulkan1.1
+// for the subgroup built-ins).
+exec::GlslCompileOptions glslang_options(const PipelineOptions& options) {
+  exec::GlslCompileOptions g;
+  const std::uint32_t v = spirv::spirv_version(options.spirv.target);
+  g.vulkan_version = v >= 0x00010600 ? 130 : v >= 0x00010500 ? 120 : v >= 0x00010300 ? 110 : 100;
+  return g;
 }
 
 // Sluice's two ways of compiling GLSL or λV source to SPIR-V.
@@ -127,12 +143,12 @@ SluiceVariants compile_variants(const std::string& path, exec::ShaderStage stage
     v.via_glsl.failure = glsl.failure;
     return v;
   }
-  auto words = exec::compile_glsl(*glsl.value, stage);
+  auto words = exec::compile_glsl(*glsl.value, stage, glslang_options(options));
   if (!words) {
     v.via_glsl.failure.message = "glslang rejected Sluice's GLSL: " + words.error();
     return v;
   }
-  if (const auto messages = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0); !messages.empty()) {
+  if (const auto messages = spirv::validate(*words, options.spirv.target); !messages.empty()) {
     v.via_glsl.failure.message = "glslang's SPIR-V for Sluice's GLSL fails spirv-val: " + messages.front();
     return v;
   }
@@ -184,22 +200,59 @@ FileOutcome check_amber(exec::Runner& runner, const std::string& path, const Pip
   return out;
 }
 
+// The partner stages around a vertex, geometry or tessellation shader
+// (exec/partner_shaders.h), compiled by glslang, with `reference` in the
+// checked shader's slot.
+Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partner_pipeline(
+    exec::ShaderStage stage, const std::vector<std::uint32_t>& reference, const PipelineOptions& options) {
+  auto module = exec::SpirvModule::parse(reference);
+  if (!module) return Error{module.error()};
+  auto partners = exec::partner_shaders(*module, stage);
+  if (!partners) return Error{partners.error()};
+  std::vector<exec::PipelineStage> pipeline;
+  for (const auto& [partner_stage, text] : partners->stages) {
+    if (text.empty()) {
+      pipeline.push_back({partner_stage, reference});
+      continue;
+    }
+    auto words = exec::compile_glsl(text, partner_stage, glslang_options(options));
+    if (!words) return Error{"internal error: glslang rejected a partner shader: " + words.error() + "\n" + text};
+    pipeline.push_back({partner_stage, std::move(*words)});
+  }
+  return std::pair{std::move(pipeline), std::move(*partners)};
+}
+
 FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
   FileOutcome out{path, {}, {}};
   auto stage = exec::shader_stage_from_path(path);
-  if (!stage || *stage == exec::ShaderStage::Vertex) {
-    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "vertex shaders are not run on their own"});
+  if (!stage) {
+    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, first_line(stage.error())});
     return out;
   }
   const auto source = read_text_file(path);
-  auto reference = source ? exec::compile_glsl(*source, *stage) : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
+  auto reference = source ? exec::compile_glsl(*source, *stage, glslang_options(options))
+                          : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
   if (!reference) {
     out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())});
     return out;
   }
-  if (const auto messages = spirv::validate(*reference, spirv::TargetEnv::Vulkan1_0); !messages.empty()) {
+  if (const auto messages = spirv::validate(*reference, options.spirv.target); !messages.empty()) {
     out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang's own SPIR-V fails spirv-val: " + messages.front()});
     return out;
+  }
+  const bool drawn_with_partners = *stage != exec::ShaderStage::Fragment && *stage != exec::ShaderStage::Compute;
+  std::string uncaptured;
+  std::vector<exec::PipelineStage> pipeline;
+  std::size_t checked = 0;
+  if (drawn_with_partners) {
+    auto partners = partner_pipeline(*stage, *reference, options);
+    if (!partners) {
+      out.variants.push_back({"glslang-spirv", CheckStatus::Skip, first_line(partners.error())});
+      return out;
+    }
+    pipeline = std::move(partners->first);
+    checked = partners->second.checked;
+    for (const auto& name : partners->second.uncaptured) uncaptured += (uncaptured.empty() ? "" : ", ") + name;
   }
   SluiceVariants v = compile_variants(path, *stage, options);
   std::vector<exec::SpirvVariant> runnable;
@@ -210,12 +263,14 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
   };
   add("sluice-spirv", v.spirv);
   add("sluice-glsl", v.via_glsl);
-  auto report = exec::xcheck_shader(runner, *reference, runnable);
+  auto report = drawn_with_partners ? exec::xcheck_stages(runner, pipeline, checked, runnable)
+                                    : exec::xcheck_shader(runner, *reference, runnable);
   if (!report) {
     out.variants.push_back({"glslang-spirv", CheckStatus::Error, first_line(report.error())});
     return out;
   }
-  out.variants.push_back({"glslang-spirv", CheckStatus::Pass, ""});
+  out.variants.push_back(
+      {"glslang-spirv", CheckStatus::Pass, uncaptured.empty() ? "" : "outputs not compared: " + uncaptured});
   for (const auto& r : report->variants) out.variants.push_back(from_result(r));
   for (auto& f : failed) out.variants.push_back(std::move(f));
   return out;
@@ -366,7 +421,7 @@ CommandAction add_xcheck_command(CLI::App& sub) {
   auto args = std::make_shared<XcheckArgs>();
   args->pipeline.auto_map_locations = args->pipeline.auto_map_bindings = true;
   args->pipeline.workarounds = "auto";
-  sub.add_option("paths", args->paths, "Files (.amber, .frag, .comp, .lv) or directories to search");
+  sub.add_option("paths", args->paths, "Files (.amber, .frag, .comp, .vert, .geom, .tesc, .tese, .lv) or directories to search");
   sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
   sub.add_option("--json", args->json, "Write a JSON report here");
   sub.add_option("--known-failures", args->known_failures,

@@ -1,6 +1,8 @@
-// Runner::draw_fragment: one render pass with a colour attachment per
-// fragment output location, drawn with the generated vertex shader, then
-// every attachment and storage buffer copied back to the host.
+// Runner::draw_fragment and draw_stages: one render pass with a colour
+// attachment per fragment output location, drawn with the generated vertex
+// shader (or the caller's stages: vertex, optionally tessellation and
+// geometry, fragment), then every attachment and storage buffer copied back
+// to the host.
 #include <algorithm>
 #include <cstring>
 
@@ -108,6 +110,98 @@ Image read_image(const OutputSlot& s, uint32_t width, uint32_t height) {
   return img;
 }
 
+VkShaderStageFlagBits vk_stage(ShaderStage s) {
+  switch (s) {
+    case ShaderStage::Vertex: return VK_SHADER_STAGE_VERTEX_BIT;
+    case ShaderStage::Fragment: return VK_SHADER_STAGE_FRAGMENT_BIT;
+    case ShaderStage::Compute: return VK_SHADER_STAGE_COMPUTE_BIT;
+    case ShaderStage::Geometry: return VK_SHADER_STAGE_GEOMETRY_BIT;
+    case ShaderStage::TessControl: return VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    case ShaderStage::TessEvaluation: return VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+  }
+  return VK_SHADER_STAGE_FRAGMENT_BIT;
+}
+
+VkPipelineStageFlags vk_pipeline_stage(ShaderStage s) {
+  switch (s) {
+    case ShaderStage::Vertex: return VK_PIPELINE_STAGE_VERTEX_SHADER_BIT;
+    case ShaderStage::Geometry: return VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT;
+    case ShaderStage::TessControl: return VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT;
+    case ShaderStage::TessEvaluation: return VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT;
+    case ShaderStage::Compute: return VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    case ShaderStage::Fragment: break;
+  }
+  return VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+}
+
+struct VertexAttribute {
+  std::uint32_t location = 0;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  std::vector<std::uint32_t> words;  // four 32-bit values per vertex
+};
+
+struct VertexInputs {
+  std::vector<VertexAttribute> attributes;
+  std::uint32_t vertex_count = 0;
+};
+
+// The vertices: a triangle covering the viewport, or the rectangle's
+// strip. Each 32-bit scalar or vector input of the vertex shader gets its
+// own buffer: location 0 (a float vector) the position (x, y, 0, 1), the
+// others values that differ per vertex, location and component (each
+// vertex `repeat` times, for adjacency primitives): floats
+// 0.25 * (vertex + 1) + 0.125 * location + 0.0625 * component, integers
+// vertex + location + component + 1. Other inputs get no buffer (the
+// pipeline then fails to build, which reports them).
+VertexInputs vertex_inputs(const SpirvModule& m, const ShaderInterface& iface, const DrawOptions& options,
+                           std::uint32_t repeat) {
+  std::vector<float> xy;
+  if (options.rect) {
+    const auto& r = *options.rect;
+    const float x0 = 2.0f * float(r.x) / float(options.width) - 1.0f;
+    const float y0 = 2.0f * float(r.y) / float(options.height) - 1.0f;
+    const float x1 = 2.0f * float(r.x + int32_t(r.width)) / float(options.width) - 1.0f;
+    const float y1 = 2.0f * float(r.y + int32_t(r.height)) / float(options.height) - 1.0f;
+    xy = {x0, y0, x1, y0, x0, y1, x1, y1};
+  } else {
+    xy = {-1, -1, 3, -1, -1, 3};
+  }
+  if (repeat > 1) {
+    std::vector<float> repeated;
+    for (std::size_t v = 0; v < xy.size() / 2; ++v)
+      for (std::uint32_t r = 0; r < repeat; ++r) repeated.insert(repeated.end(), {xy[2 * v], xy[2 * v + 1]});
+    xy = std::move(repeated);
+  }
+  VertexInputs out;
+  out.vertex_count = static_cast<std::uint32_t>(xy.size() / 2);
+  for (const auto& in : iface.inputs) {
+    const ScalarVector sv = scalar_vector(m, in.type);
+    if (sv.components == 0 || sv.bytes != 4) continue;
+    static const VkFormat kFloat[] = {VK_FORMAT_R32_SFLOAT, VK_FORMAT_R32G32_SFLOAT, VK_FORMAT_R32G32B32_SFLOAT,
+                                      VK_FORMAT_R32G32B32A32_SFLOAT};
+    static const VkFormat kInt[] = {VK_FORMAT_R32_SINT, VK_FORMAT_R32G32_SINT, VK_FORMAT_R32G32B32_SINT,
+                                    VK_FORMAT_R32G32B32A32_SINT};
+    static const VkFormat kUint[] = {VK_FORMAT_R32_UINT, VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32B32_UINT,
+                                     VK_FORMAT_R32G32B32A32_UINT};
+    const std::uint32_t c = std::min(sv.components, 4u) - 1;
+    VertexAttribute a;
+    a.location = in.location;
+    a.format = sv.kind == ScalarKind::Int ? kInt[c] : sv.kind == ScalarKind::Uint ? kUint[c] : kFloat[c];
+    for (std::uint32_t v = 0; v < out.vertex_count; ++v)
+      for (std::uint32_t k = 0; k < 4; ++k) {
+        std::uint32_t word = v + in.location + k + 1;
+        if (sv.kind == ScalarKind::Float) {
+          float f = 0.25f * float(v + 1) + 0.125f * float(in.location) + 0.0625f * float(k);
+          if (in.location == 0) f = k < 2 ? xy[v * 2 + k] : k == 2 ? 0.0f : 1.0f;
+          std::memcpy(&word, &f, 4);
+        }
+        a.words.push_back(word);
+      }
+    out.attributes.push_back(std::move(a));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv, uint32_t width, uint32_t height,
@@ -120,13 +214,6 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
 
 Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv, const DrawOptions& options,
                                         const ResourceSpec& resources) {
-  VulkanContext& ctx = *context_;
-  if (!ctx.unusable_reason().empty()) return Error{ctx.unusable_reason()};
-  const auto& limits = ctx.properties().limits;
-  if (options.width == 0 || options.height == 0 || options.width > limits.maxFramebufferWidth ||
-      options.height > limits.maxFramebufferHeight)
-    return Error{fmt::format("framebuffer size {}x{} is outside the device's limits", options.width, options.height)};
-
   auto module = SpirvModule::parse(fragment_spirv);
   if (!module) return Error{module.error()};
   auto iface = reflect_interface(*module, ShaderStage::Fragment);
@@ -135,7 +222,47 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   if (!vs_text) return Error{vs_text.error()};
   auto vs_words = assemble_spirv(*vs_text);
   if (!vs_words) return Error{"internal error in the generated vertex shader: " + vs_words.error()};
-  auto slots_result = output_slots(*module, *iface, options.color_format);
+  const PipelineStage stages[] = {{ShaderStage::Vertex, std::move(*vs_words)},
+                                  {ShaderStage::Fragment, {fragment_spirv.begin(), fragment_spirv.end()}}};
+  return draw_stages(stages, 1, options, resources);
+}
+
+Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_stages, std::size_t resource_stage,
+                                      const DrawOptions& options, const ResourceSpec& resources) {
+  VulkanContext& ctx = *context_;
+  if (!ctx.unusable_reason().empty()) return Error{ctx.unusable_reason()};
+  const auto& limits = ctx.properties().limits;
+  if (options.width == 0 || options.height == 0 || options.width > limits.maxFramebufferWidth ||
+      options.height > limits.maxFramebufferHeight)
+    return Error{fmt::format("framebuffer size {}x{} is outside the device's limits", options.width, options.height)};
+  if (pipeline_stages.size() < 2 || pipeline_stages.front().stage != ShaderStage::Vertex ||
+      pipeline_stages.back().stage != ShaderStage::Fragment || resource_stage >= pipeline_stages.size())
+    return Error{"a graphics pipeline runs a vertex shader first and a fragment shader last"};
+  bool tessellated = false;
+  for (const auto& st : pipeline_stages) {
+    if (st.stage == ShaderStage::Geometry && !ctx.features().geometryShader)
+      return Error{"the device does not support geometry shaders (geometryShader)"};
+    if ((st.stage == ShaderStage::TessControl || st.stage == ShaderStage::TessEvaluation) &&
+        !ctx.features().tessellationShader)
+      return Error{"the device does not support tessellation shaders (tessellationShader)"};
+    tessellated = tessellated || st.stage == ShaderStage::TessControl;
+  }
+  if (tessellated && options.rect) return Error{"a tessellated draw covers the full-screen triangle, not a rectangle"};
+  std::vector<SpirvModule> modules;
+  for (const auto& st : pipeline_stages) {
+    auto m = SpirvModule::parse(st.spirv);
+    if (!m) return Error{fmt::format("{} shader: {}", shader_stage_name(st.stage), m.error())};
+    modules.push_back(std::move(*m));
+  }
+  std::vector<ShaderInterface> ifaces;
+  for (std::size_t i = 0; i < modules.size(); ++i) {
+    auto reflected = reflect_interface(modules[i], pipeline_stages[i].stage);
+    if (!reflected) return Error{reflected.error()};
+    ifaces.push_back(std::move(*reflected));
+  }
+  const SpirvModule& fragment = modules.back();
+  const ShaderInterface* iface = &ifaces.back();
+  auto slots_result = output_slots(fragment, *iface, options.color_format);
   if (!slots_result) return Error{slots_result.error()};
   std::vector<OutputSlot> slots = std::move(*slots_result);
   const uint32_t attachment_count = slots.empty() ? 0 : slots.back().location + 1;
@@ -150,8 +277,9 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
 
-  auto bound = bind_shader_resources(arena, *cmd, *module, *iface, resources, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+  const ShaderStage bound_stage = pipeline_stages[resource_stage].stage;
+  auto bound = bind_shader_resources(arena, *cmd, modules[resource_stage], ifaces[resource_stage], resources,
+                                     vk_stage(bound_stage), vk_pipeline_stage(bound_stage));
   if (!bound) return Error{bound.error()};
 
   // Attachments, render pass and framebuffer.
@@ -229,27 +357,51 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   if (!framebuffer) return Error{framebuffer.error()};
 
   // Pipeline.
-  auto vs = arena.shader_module(*vs_words);
-  if (!vs) return Error{vs.error()};
-  auto fs = arena.shader_module(fragment_spirv);
-  if (!fs) return Error{fs.error()};
-  VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
-                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = *vs;
-  stages[0].pName = "main";
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = *fs;
-  stages[1].pName = iface->entry_point.c_str();
-  VkVertexInputBindingDescription vb{0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX};
-  VkVertexInputAttributeDescription va{0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-  VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  vertex_input.vertexBindingDescriptionCount = 1;
-  vertex_input.pVertexBindingDescriptions = &vb;
-  vertex_input.vertexAttributeDescriptionCount = 1;
-  vertex_input.pVertexAttributeDescriptions = &va;
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  for (std::size_t i = 0; i < pipeline_stages.size(); ++i) {
+    auto module = arena.shader_module(pipeline_stages[i].spirv);
+    if (!module) return Error{module.error()};
+    VkPipelineShaderStageCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage = vk_stage(pipeline_stages[i].stage);
+    info.module = *module;
+    info.pName = ifaces[i].entry_point.c_str();
+    stages.push_back(info);
+  }
   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  assembly.topology = options.rect ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  assembly.topology = tessellated    ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                      : options.rect ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+                                     : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  // A geometry shader reads the primitives its input mode names.
+  for (std::size_t i = 0; i < pipeline_stages.size() && !tessellated; ++i) {
+    if (pipeline_stages[i].stage != ShaderStage::Geometry) continue;
+    for (const auto& e : modules[i].entry_points())
+      for (std::uint32_t mode : e.execution_modes) {
+        if (mode == 19) assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;        // InputPoints
+        if (mode == 20) assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;         // InputLines
+        if (mode == 21) assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY;
+        if (mode == 22) assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;     // Triangles
+        if (mode == 23) assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY;
+      }
+  }
+  // One vertex buffer per vertex shader input (vertex_inputs); adjacency
+  // primitives take every vertex twice (the adjacent ones are the
+  // primitive's own).
+  const bool adjacency = assembly.topology == VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY ||
+                         assembly.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY;
+  const VertexInputs inputs = vertex_inputs(modules.front(), ifaces.front(), options, adjacency ? 2 : 1);
+  std::vector<VkVertexInputBindingDescription> vbs;
+  std::vector<VkVertexInputAttributeDescription> vas;
+  for (std::uint32_t i = 0; i < inputs.attributes.size(); ++i) {
+    vbs.push_back({i, 4 * sizeof(std::uint32_t), VK_VERTEX_INPUT_RATE_VERTEX});
+    vas.push_back({inputs.attributes[i].location, i, inputs.attributes[i].format, 0});
+  }
+  VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  vertex_input.vertexBindingDescriptionCount = static_cast<std::uint32_t>(vbs.size());
+  vertex_input.pVertexBindingDescriptions = vbs.data();
+  vertex_input.vertexAttributeDescriptionCount = static_cast<std::uint32_t>(vas.size());
+  vertex_input.pVertexAttributeDescriptions = vas.data();
+  VkPipelineTessellationStateCreateInfo tessellation{VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO};
+  tessellation.patchControlPoints = 3;  // the triangle's vertices
   VkViewport viewport{0, 0, float(options.width), float(options.height), 0, 1};
   VkRect2D scissor{{0, 0}, {options.width, options.height}};
   VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
@@ -269,9 +421,10 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   blend_state.attachmentCount = attachment_count;
   blend_state.pAttachments = blend.data();
   VkGraphicsPipelineCreateInfo gp{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-  gp.stageCount = 2;
-  gp.pStages = stages;
+  gp.stageCount = static_cast<std::uint32_t>(stages.size());
+  gp.pStages = stages.data();
   gp.pVertexInputState = &vertex_input;
+  if (tessellated) gp.pTessellationState = &tessellation;
   gp.pInputAssemblyState = &assembly;
   gp.pViewportState = &viewport_state;
   gp.pRasterizationState = &raster;
@@ -282,21 +435,13 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   auto pipeline = arena.graphics_pipeline(gp);
   if (!pipeline) return Error{"creating the graphics pipeline: " + pipeline.error()};
 
-  // Vertices: a triangle covering the viewport, or the rectangle's strip.
-  std::vector<float> vertices;
-  if (options.rect) {
-    const auto& r = *options.rect;
-    const float x0 = 2.0f * float(r.x) / float(options.width) - 1.0f;
-    const float y0 = 2.0f * float(r.y) / float(options.height) - 1.0f;
-    const float x1 = 2.0f * float(r.x + int32_t(r.width)) / float(options.width) - 1.0f;
-    const float y1 = 2.0f * float(r.y + int32_t(r.height)) / float(options.height) - 1.0f;
-    vertices = {x0, y0, x1, y0, x0, y1, x1, y1};
-  } else {
-    vertices = {-1, -1, 3, -1, -1, 3};
+  std::vector<HostBuffer> vertex_buffers;
+  for (const auto& a : inputs.attributes) {
+    auto buffer = arena.host_buffer(a.words.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    if (!buffer) return Error{buffer.error()};
+    std::memcpy(buffer->mapped, a.words.data(), a.words.size() * sizeof(std::uint32_t));
+    vertex_buffers.push_back(*buffer);
   }
-  auto vertex_buffer = arena.host_buffer(vertices.size() * sizeof(float), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-  if (!vertex_buffer) return Error{vertex_buffer.error()};
-  std::memcpy(vertex_buffer->mapped, vertices.data(), vertices.size() * sizeof(float));
 
   VkRenderPassBeginInfo rp_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
   rp_begin.renderPass = *render_pass;
@@ -312,9 +457,11 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
   if (!bound->push_constants.empty())
     vkCmdPushConstants(*cmd, bound->layout, bound->push_stages, 0, static_cast<uint32_t>(bound->push_constants.size()),
                        bound->push_constants.data());
-  VkDeviceSize offset = 0;
-  vkCmdBindVertexBuffers(*cmd, 0, 1, &vertex_buffer->buffer, &offset);
-  vkCmdDraw(*cmd, static_cast<uint32_t>(vertices.size() / 2), 1, 0, 0);
+  for (std::uint32_t i = 0; i < vertex_buffers.size(); ++i) {
+    VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(*cmd, i, 1, &vertex_buffers[i].buffer, &offset);
+  }
+  vkCmdDraw(*cmd, inputs.vertex_count, 1, 0, 0);
   vkCmdEndRenderPass(*cmd);
 
   for (const auto& s : slots) {

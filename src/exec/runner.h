@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "exec/block_layout.h"
+#include "exec/shader_interface.h"
 #include "exec/vulkan_context.h"
 #include "ir/result.h"
 
@@ -95,6 +96,12 @@ struct DrawOptions {
   std::optional<PixelRect> rect;
 };
 
+// One shader of a pipeline the caller assembles (Runner::draw_stages).
+struct PipelineStage {
+  ShaderStage stage = ShaderStage::Vertex;
+  std::vector<uint32_t> spirv;
+};
+
 struct DispatchSize {
   uint32_t x = 1, y = 1, z = 1;
 };
@@ -118,6 +125,15 @@ class Runner {
                                   const ResourceSpec& resources = {});
   Result<RunOutput> draw_fragment(std::span<const uint32_t> fragment_spirv, uint32_t width, uint32_t height,
                                   const ResourceSpec& resources = {});
+  // Draws with the caller's stages, in pipeline order: vertex, then
+  // optionally tessellation control and evaluation (patches of 3 vertices)
+  // and geometry, and fragment last, whose outputs make the images. The
+  // vertex shader's inputs are fed as draw_stages' vertex_inputs describes
+  // (location 0: the full-screen triangle's or the rectangle's positions);
+  // the resources (ResourceSpec) are those stage `resource_stage` declares.
+  // Needs the device's geometryShader / tessellationShader features.
+  Result<RunOutput> draw_stages(std::span<const PipelineStage> stages, std::size_t resource_stage,
+                                const DrawOptions& options, const ResourceSpec& resources = {});
   // Dispatches the compute shader and reads back its storage buffers.
   Result<RunOutput> dispatch_compute(std::span<const uint32_t> compute_spirv, DispatchSize size,
                                      const ResourceSpec& resources = {});

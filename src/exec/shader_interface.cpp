@@ -16,6 +16,9 @@ uint32_t model_of(ShaderStage stage) {
     case ShaderStage::Vertex: return spv::Vertex;
     case ShaderStage::Fragment: return spv::Fragment;
     case ShaderStage::Compute: return spv::GLCompute;
+    case ShaderStage::Geometry: return spv::Geometry;
+    case ShaderStage::TessControl: return spv::TessellationControl;
+    case ShaderStage::TessEvaluation: return spv::TessellationEvaluation;
   }
   return spv::Fragment;
 }
@@ -106,6 +109,9 @@ const char* shader_stage_name(ShaderStage stage) {
     case ShaderStage::Vertex: return "vertex";
     case ShaderStage::Fragment: return "fragment";
     case ShaderStage::Compute: return "compute";
+    case ShaderStage::Geometry: return "geometry";
+    case ShaderStage::TessControl: return "tessellation control";
+    case ShaderStage::TessEvaluation: return "tessellation evaluation";
   }
   return "?";
 }
@@ -181,6 +187,7 @@ Result<ShaderInterface> reflect_interface(const SpirvModule& module, ShaderStage
                                    module.name(v.id))};
         sv.location = *loc;
         sv.component = d.component.value_or(0);
+        sv.patch = d.patch;
         sv.name = module.name(v.id);
         (v.storage_class == spv::Input ? iface.inputs : iface.outputs).push_back(std::move(sv));
         break;

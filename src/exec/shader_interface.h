@@ -14,7 +14,7 @@
 
 namespace sluice::exec {
 
-enum class ShaderStage { Vertex, Fragment, Compute };
+enum class ShaderStage { Vertex, Fragment, Compute, Geometry, TessControl, TessEvaluation };
 
 const char* shader_stage_name(ShaderStage stage);
 
@@ -51,6 +51,7 @@ struct StageVariable {
   uint32_t type = 0;  // the pointee type
   uint32_t location = 0;
   uint32_t component = 0;
+  bool patch = false;  // a tessellation per-patch variable
   std::string name;
 };
 

@@ -21,7 +21,7 @@ enum Op : uint32_t {
 
 enum Decoration : uint32_t {
   Block = 2, BufferBlock = 3, RowMajor = 4, ArrayStride = 6, MatrixStride = 7, BuiltIn = 11, NoPerspective = 13,
-  Flat = 14, Centroid = 16, Sample = 17, Location = 30, Component = 31, Index = 32, Binding = 33,
+  Flat = 14, Patch = 15, Centroid = 16, Sample = 17, Location = 30, Component = 31, Index = 32, Binding = 33,
   DescriptorSet = 34, Offset = 35
 };
 
@@ -56,6 +56,7 @@ void apply_decoration(SpirvDecorations& d, std::span<const uint32_t> operands) {
     case BuiltIn: d.builtin = value; break;
     case NoPerspective: d.no_perspective = true; break;
     case Flat: d.flat = true; break;
+    case Patch: d.patch = true; break;
     case Centroid: d.centroid = true; break;
     case Sample: d.sample = true; break;
     case Location: d.location = value; break;
@@ -76,6 +77,7 @@ Result<SpirvModule> SpirvModule::parse(std::span<const uint32_t> words) {
   SpirvModule m;
   m.version_ = words[1];
   std::unordered_map<uint32_t, std::array<uint32_t, 3>> local_sizes;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> modes;
   size_t pos = 5;
   while (pos < words.size()) {
     const uint32_t opcode = words[pos] & 0xffff;
@@ -105,6 +107,7 @@ Result<SpirvModule> SpirvModule::parse(std::span<const uint32_t> words) {
       }
       case OpExecutionMode:
         if (operand(1) == kLocalSize && ops.size() >= 5) local_sizes[ops[0]] = {ops[2], ops[3], ops[4]};
+        if (ops.size() >= 2) modes[ops[0]].push_back(ops[1]);
         break;
       case OpExecutionModeId:
         // LocalSizeId names constants; resolved after the constants are read.
@@ -206,6 +209,7 @@ Result<SpirvModule> SpirvModule::parse(std::span<const uint32_t> words) {
     }
   }
   for (auto& e : m.entry_points_) {
+    if (auto mode = modes.find(e.function); mode != modes.end()) e.execution_modes = mode->second;
     auto it = local_sizes.find(e.function);
     if (it == local_sizes.end()) continue;
     e.local_size = it->second;

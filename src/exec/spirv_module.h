@@ -19,7 +19,9 @@ namespace sluice::exec {
 
 // The numbers are SPIR-V's (spirv.hpp); only what the runner reads is named.
 namespace spv {
-enum ExecutionModel : uint32_t { Vertex = 0, Fragment = 4, GLCompute = 5 };
+enum ExecutionModel : uint32_t {
+  Vertex = 0, TessellationControl = 1, TessellationEvaluation = 2, Geometry = 3, Fragment = 4, GLCompute = 5
+};
 enum StorageClass : uint32_t {
   UniformConstant = 0, Input = 1, Uniform = 2, Output = 3, Workgroup = 4, Private = 6, Function = 7,
   PushConstant = 9, Image = 11, StorageBuffer = 12
@@ -45,7 +47,7 @@ struct SpirvDecorations {
   std::optional<uint32_t> location, component, binding, descriptor_set, offset, array_stride, matrix_stride,
       builtin, index;
   bool block = false, buffer_block = false, flat = false, no_perspective = false, centroid = false,
-       sample = false, row_major = false;
+       sample = false, row_major = false, patch = false;
 };
 
 struct SpirvVariable {
@@ -61,6 +63,7 @@ struct SpirvEntryPoint {
   std::string name;
   std::vector<uint32_t> interface;
   std::array<uint32_t, 3> local_size{1, 1, 1};
+  std::vector<uint32_t> execution_modes;  // the OpExecutionMode modes, without their operands
 };
 
 class SpirvModule {

@@ -88,6 +88,29 @@ Result<XcheckReport> xcheck_shader(Runner& runner, std::span<const uint32_t> ref
   return report;
 }
 
+Result<XcheckReport> xcheck_stages(Runner& runner, std::vector<PipelineStage> pipeline, std::size_t checked,
+                                   const std::vector<SpirvVariant>& variants, const ShaderRunSettings& settings,
+                                   const CompareOptions& compare) {
+  if (checked >= pipeline.size()) return Error{"the checked stage is not in the pipeline"};
+  auto expected = runner.draw_stages(pipeline, checked, settings.draw, settings.resources);
+  if (!expected) return Error{expected.error()};
+  XcheckReport report;
+  report.reference_summary = fmt::format("{} image(s), {} storage buffer(s)", expected->images.size(),
+                                         expected->storage_buffers.size());
+  for (const auto& variant : variants) {
+    XcheckVariantResult result;
+    result.name = variant.name;
+    pipeline[checked].spirv = variant.spirv;
+    auto actual = runner.draw_stages(pipeline, checked, settings.draw, settings.resources);
+    if (!actual)
+      result.error = actual.error();
+    else
+      result.mismatch = compare_outputs(*expected, *actual, compare);
+    report.variants.push_back(std::move(result));
+  }
+  return report;
+}
+
 Result<std::vector<uint32_t>> read_spirv_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{fmt::format("cannot open '{}'", path)};

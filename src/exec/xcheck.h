@@ -63,6 +63,14 @@ Result<XcheckReport> xcheck_shader(Runner& runner, std::span<const uint32_t> ref
                                    const std::vector<SpirvVariant>& variants, const ShaderRunSettings& settings = {},
                                    const CompareOptions& compare = {});
 
+// A vertex, geometry or tessellation shader drawn between its partner
+// stages (partner_shaders.h): `pipeline` holds every stage, the reference
+// (glslang's SPIR-V) in slot `checked`, which each variant's SPIR-V takes
+// in turn; the resources are the checked shader's.
+Result<XcheckReport> xcheck_stages(Runner& runner, std::vector<PipelineStage> pipeline, std::size_t checked,
+                                   const std::vector<SpirvVariant>& variants, const ShaderRunSettings& settings = {},
+                                   const CompareOptions& compare = {});
+
 // Reads a SPIR-V binary (.spv) or assembles SPIR-V text (any file that does
 // not start with the magic number).
 Result<std::vector<uint32_t>> read_spirv_file(const std::string& path);

@@ -139,6 +139,8 @@ std::vector<std::string> variable_attributes(const Module& m, const Variable& v)
   if (d.coherent) a.push_back("coherent");
   if (d.volatile_) a.push_back("volatile");
   if (d.restrict_) a.push_back("restrict");
+  if (d.patch) a.push_back("patch");
+  if (d.stream) a.push_back(fmt::format("stream={}", *d.stream));
   return a;
 }
 
@@ -390,6 +392,14 @@ std::string dump(const Module& m) {
   if (s.early_fragment_tests) out += "[Early fragment tests]\n";
   if (s.depth_replacing) out += "[Depth replacing]\n";
   if (s.transform_feedback) out += "[Transform feedback]\n";
+  if (s.input_primitive != Primitive::None) out += fmt::format("[Input primitive {}]\n", to_string(s.input_primitive));
+  if (s.output_primitive != Primitive::None)
+    out += fmt::format("[Output primitive {}]\n", to_string(s.output_primitive));
+  if (s.output_vertices) out += fmt::format("[Output vertices {}]\n", *s.output_vertices);
+  if (s.invocations) out += fmt::format("[Invocations {}]\n", *s.invocations);
+  if (s.spacing != TessSpacing::None) out += fmt::format("[Spacing {}]\n", to_string(s.spacing));
+  if (s.order != VertexOrder::None) out += fmt::format("[Vertex order {}]\n", to_string(s.order));
+  if (s.point_mode) out += "[Point mode]\n";
   if (s.stage == ShaderStage::Compute)
     out += fmt::format("[Local size {}, {}, {}]\n", s.local_size[0], s.local_size[1], s.local_size[2]);
   if (s.stage == ShaderStage::Compute && (s.local_size_spec_id[0] || s.local_size_spec_id[1] || s.local_size_spec_id[2])) {

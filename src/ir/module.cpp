@@ -10,6 +10,44 @@ const char* to_string(ShaderStage s) {
     case ShaderStage::Vertex: return "Vertex";
     case ShaderStage::Fragment: return "Fragment";
     case ShaderStage::Compute: return "Compute";
+    case ShaderStage::Geometry: return "Geometry";
+    case ShaderStage::TessControl: return "TessControl";
+    case ShaderStage::TessEvaluation: return "TessEvaluation";
+  }
+  return "?";
+}
+
+const char* to_string(Primitive p) {
+  switch (p) {
+    case Primitive::None: return "none";
+    case Primitive::Points: return "points";
+    case Primitive::Lines: return "lines";
+    case Primitive::LinesAdjacency: return "lines_adjacency";
+    case Primitive::Triangles: return "triangles";
+    case Primitive::TrianglesAdjacency: return "triangles_adjacency";
+    case Primitive::LineStrip: return "line_strip";
+    case Primitive::TriangleStrip: return "triangle_strip";
+    case Primitive::Quads: return "quads";
+    case Primitive::Isolines: return "isolines";
+  }
+  return "?";
+}
+
+const char* to_string(TessSpacing s) {
+  switch (s) {
+    case TessSpacing::None: return "none";
+    case TessSpacing::Equal: return "equal_spacing";
+    case TessSpacing::FractionalEven: return "fractional_even_spacing";
+    case TessSpacing::FractionalOdd: return "fractional_odd_spacing";
+  }
+  return "?";
+}
+
+const char* to_string(VertexOrder o) {
+  switch (o) {
+    case VertexOrder::None: return "none";
+    case VertexOrder::Cw: return "cw";
+    case VertexOrder::Ccw: return "ccw";
   }
   return "?";
 }

@@ -22,8 +22,32 @@
 
 namespace sluice::ir {
 
-enum class ShaderStage : std::uint8_t { Vertex, Fragment, Compute };
+enum class ShaderStage : std::uint8_t { Vertex, Fragment, Compute, Geometry, TessControl, TessEvaluation };
 const char* to_string(ShaderStage s);
+
+// The primitives of the geometry and tessellation stages (SPIR-V execution
+// modes, SPIR-V spec 3.6): a geometry shader's input (points ... triangles
+// with adjacency) and output (points, line_strip, triangle_strip), a
+// tessellation evaluation shader's domain (triangles, quads, isolines).
+enum class Primitive : std::uint8_t {
+  None,
+  Points,
+  Lines,
+  LinesAdjacency,
+  Triangles,
+  TrianglesAdjacency,
+  LineStrip,
+  TriangleStrip,
+  Quads,
+  Isolines
+};
+const char* to_string(Primitive p);
+// Tessellation spacing (equal_spacing, fractional_even/odd_spacing) and the
+// winding of the generated triangles (cw, ccw).
+enum class TessSpacing : std::uint8_t { None, Equal, FractionalEven, FractionalOdd };
+enum class VertexOrder : std::uint8_t { None, Cw, Ccw };
+const char* to_string(TessSpacing s);
+const char* to_string(VertexOrder o);
 
 struct ShaderInfo {
   ShaderStage stage = ShaderStage::Fragment;
@@ -34,6 +58,18 @@ struct ShaderInfo {
   std::array<std::optional<std::uint32_t>, 3> local_size_spec_id = {};
   bool depth_replacing = false;
   bool transform_feedback = false;  // the shader captures outputs (SPIR-V execution mode Xfb)
+  // Geometry: input_primitive, output_primitive, output_vertices
+  // (max_vertices), invocations (unset: one). Tessellation control:
+  // output_vertices (layout(vertices = N) out). Tessellation evaluation:
+  // input_primitive is the domain, with spacing, order and point_mode.
+  // Unset counts are nullopt (max_vertices = 0 is a valid geometry shader).
+  Primitive input_primitive = Primitive::None;
+  Primitive output_primitive = Primitive::None;
+  std::optional<std::uint32_t> output_vertices;
+  std::optional<std::uint32_t> invocations;
+  TessSpacing spacing = TessSpacing::None;
+  VertexOrder order = VertexOrder::None;
+  bool point_mode = false;
   friend bool operator==(const ShaderInfo&, const ShaderInfo&) = default;
 };
 

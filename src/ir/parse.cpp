@@ -200,6 +200,19 @@ bool Parser::entry_id(Cursor& c, char letter, std::uint32_t expected, std::strin
 
 // --- Header ---
 
+namespace {
+
+// The enumerator of E (0 .. last) whose to_string is `w`; None's word
+// ("none") is not one a header writes.
+template <class E>
+std::optional<E> enum_from_word(std::string_view w, E last) {
+  for (std::uint32_t i = 1; i <= static_cast<std::uint32_t>(last); ++i)
+    if (w == to_string(static_cast<E>(i))) return static_cast<E>(i);
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool Parser::parse_header() {
   auto l = peek_line();
   if (!l) return fail_at_end("a shader header such as 'Fragment Shader'");
@@ -212,20 +225,53 @@ bool Parser::parse_header() {
     s.stage = ShaderStage::Fragment;
   } else if (stage == "Compute") {
     s.stage = ShaderStage::Compute;
+  } else if (stage == "Geometry") {
+    s.stage = ShaderStage::Geometry;
+  } else if (stage == "TessControl") {
+    s.stage = ShaderStage::TessControl;
+  } else if (stage == "TessEvaluation") {
+    s.stage = ShaderStage::TessEvaluation;
   } else {
-    return fail(l->number, 1, "expected a shader header: 'Vertex Shader', 'Fragment Shader' or 'Compute Shader'");
+    return fail(l->number, 1,
+                "expected a shader header: 'Vertex Shader', 'Fragment Shader', 'Compute Shader', 'Geometry Shader', "
+                "'TessControl Shader' or 'TessEvaluation Shader'");
   }
   if (!expect(c, " Shader") || !expect_end(c)) return false;
   next_line();
   // Shader attributes, one per line, in any order.
   for (l = peek_line(); l && l->text.starts_with('['); l = peek_line()) {
     Cursor a(l->text, l->number);
+    auto enum_word = [&](Cursor& c, auto last, auto& out, std::string_view what) {
+      const std::uint32_t column = c.column();
+      const auto e = enum_from_word(c.word(), last);
+      if (!e) return fail(l->number, column, fmt::format("expected {}", what));
+      out = *e;
+      return true;
+    };
     if (a.consume("[Early fragment tests]")) {
       s.early_fragment_tests = true;
     } else if (a.consume("[Depth replacing]")) {
       s.depth_replacing = true;
     } else if (a.consume("[Transform feedback]")) {
       s.transform_feedback = true;
+    } else if (a.consume("[Input primitive ")) {
+      if (!enum_word(a, Primitive::Isolines, s.input_primitive, "a primitive (points, lines, triangles, quads, ...)") || !expect(a, "]")) return false;
+    } else if (a.consume("[Output primitive ")) {
+      if (!enum_word(a, Primitive::Isolines, s.output_primitive, "a primitive (points, line_strip, triangle_strip, ...)") || !expect(a, "]")) return false;
+    } else if (a.consume("[Output vertices ")) {
+      std::uint32_t n = 0;
+      if (!number(a, n, "a vertex count") || !expect(a, "]")) return false;
+      s.output_vertices = n;
+    } else if (a.consume("[Invocations ")) {
+      std::uint32_t n = 0;
+      if (!number(a, n, "an invocation count") || !expect(a, "]")) return false;
+      s.invocations = n;
+    } else if (a.consume("[Spacing ")) {
+      if (!enum_word(a, TessSpacing::FractionalOdd, s.spacing, "equal_spacing, fractional_even_spacing or fractional_odd_spacing") || !expect(a, "]")) return false;
+    } else if (a.consume("[Vertex order ")) {
+      if (!enum_word(a, VertexOrder::Ccw, s.order, "cw or ccw") || !expect(a, "]")) return false;
+    } else if (a.consume("[Point mode]")) {
+      s.point_mode = true;
     } else if (a.consume("[Local size ids ")) {
       for (std::size_t i = 0; i < 3; ++i) {
         if (i > 0 && !expect(a, ", ")) return false;
@@ -241,7 +287,9 @@ bool Parser::parse_header() {
       if (!expect(a, "]")) return false;
     } else {
       return fail(a, "unknown shader attribute; expected [Early fragment tests], [Depth replacing], "
-                     "[Transform feedback], [Local size X, Y, Z] or [Local size ids X, Y, Z]");
+                     "[Transform feedback], [Local size X, Y, Z], [Local size ids X, Y, Z], [Input primitive P], "
+                     "[Output primitive P], [Output vertices N], [Invocations N], [Spacing S], [Vertex order O] "
+                     "or [Point mode]");
     }
     if (!expect_end(a)) return false;
     next_line();

@@ -403,6 +403,7 @@ bool Parser::parse_variable_attributes(Cursor& c, Variable& v) {
                                                 : a.name == "xfb_buffer" ? &d.xfb_buffer
                                                 : a.name == "xfb_stride" ? &d.xfb_stride
                                                 : a.name == "xfb_offset" ? &d.xfb_offset
+                                                : a.name == "stream"     ? &d.stream
                                                                         : nullptr;
     if (number_slot) {
       std::uint32_t n = 0;
@@ -429,6 +430,7 @@ bool Parser::parse_variable_attributes(Cursor& c, Variable& v) {
                    : a.name == "coherent"  ? &d.coherent
                    : a.name == "volatile"  ? &d.volatile_
                    : a.name == "restrict"  ? &d.restrict_
+                   : a.name == "patch"     ? &d.patch
                                            : nullptr;
       if (!flag) return bad();
       *flag = true;

@@ -46,6 +46,10 @@ struct Decorations {
   bool coherent = false;
   bool volatile_ = false;
   bool restrict_ = false;
+  // Tessellation: one value per patch, not per vertex (`patch in/out`).
+  bool patch = false;
+  // Geometry: the vertex stream an output belongs to (layout(stream = N)).
+  std::optional<std::uint32_t> stream;
 
   friend bool operator==(const Decorations&, const Decorations&) = default;
 };

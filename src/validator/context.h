@@ -99,6 +99,9 @@ void check_globals(Context& ctx);
 void check_function_signatures(Context& ctx);
 void check_entry_point(Context& ctx);
 void check_no_recursion(Context& ctx);
+// stage_checks.cpp: execution modes, patch and stream variables, and where
+// EmitVertex & co. and ControlBarrier may stand, per shader stage.
+void check_stage(Context& ctx);
 void build_typing_module(Context& ctx);
 
 // --- structure_checks.cpp: walks one function's block tree, running the

@@ -81,6 +81,7 @@ std::vector<Problem> validate(const ir::Module& m, const Options& options) {
   for (std::uint32_t i = 0; i < m.function_count(); ++i) detail::check_function_body(ctx, ir::FunctionId(i));
   detail::resolve_pending_uses(ctx);
   detail::check_no_recursion(ctx);
+  detail::check_stage(ctx);
   return std::move(ctx.problems);
 }
 

@@ -112,7 +112,8 @@ TEST_CASE("malformed texts give exact diagnostics") {
   CHECK(first_error(angle_with("\n    V___________\n", "\n    |   V___________\n")) ==
         "bad.ir:91:9: error: no If, Loop, DoLoop, Switch or NextBlock at this depth for this merge block to belong to");
   CHECK(first_error(angle_with("Fragment Shader", "Pixel Shader")) ==
-        "bad.ir:1:1: error: expected a shader header: 'Vertex Shader', 'Fragment Shader' or 'Compute Shader'");
+        "bad.ir:1:1: error: expected a shader header: 'Vertex Shader', 'Fragment Shader', 'Compute Shader', "
+        "'Geometry Shader', 'TessControl Shader' or 'TessEvaluation Shader'");
 }
 
 TEST_CASE("truncated texts end with a diagnostic at the end or parse as far as they go") {

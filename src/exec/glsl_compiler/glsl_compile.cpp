@@ -22,6 +22,9 @@ EShLanguage language_of(ShaderStage stage) {
     case ShaderStage::Vertex: return EShLangVertex;
     case ShaderStage::Fragment: return EShLangFragment;
     case ShaderStage::Compute: return EShLangCompute;
+    case ShaderStage::Geometry: return EShLangGeometry;
+    case ShaderStage::TessControl: return EShLangTessControl;
+    case ShaderStage::TessEvaluation: return EShLangTessEvaluation;
   }
   return EShLangFragment;
 }
@@ -71,7 +74,11 @@ Result<ShaderStage> shader_stage_from_path(const std::string& path) {
   if (ends_with(".frag")) return ShaderStage::Fragment;
   if (ends_with(".comp")) return ShaderStage::Compute;
   if (ends_with(".vert")) return ShaderStage::Vertex;
-  return Error{fmt::format("cannot tell the shader stage of '{}' (expected .frag, .comp or .vert)", path)};
+  if (ends_with(".geom")) return ShaderStage::Geometry;
+  if (ends_with(".tesc")) return ShaderStage::TessControl;
+  if (ends_with(".tese")) return ShaderStage::TessEvaluation;
+  return Error{fmt::format("cannot tell the shader stage of '{}' (expected .frag, .comp, .vert, .geom, .tesc or .tese)",
+                           path)};
 }
 
 }  // namespace sluice::exec

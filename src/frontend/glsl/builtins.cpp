@@ -132,6 +132,18 @@ std::optional<Opcode> barrier(TOperator op) {
   }
 }
 
+// Geometry shaders' vertex emission (GLSL 4.60 §8.13); the stream forms
+// take the stream, a constant expression.
+std::optional<Opcode> emission(TOperator op) {
+  switch (op) {
+    case glslang::EOpEmitVertex: return Opcode::EmitVertex;
+    case glslang::EOpEndPrimitive: return Opcode::EndPrimitive;
+    case glslang::EOpEmitStreamVertex: return Opcode::EmitStreamVertex;
+    case glslang::EOpEndStreamPrimitive: return Opcode::EndStreamPrimitive;
+    default: return std::nullopt;
+  }
+}
+
 std::optional<Opcode> atomic(TOperator op) {
   switch (op) {
     case glslang::EOpAtomicAdd: return Opcode::AtomicAdd;
@@ -171,6 +183,13 @@ std::optional<Value> Translator::builtin(const TIntermOperator* node, std::span<
   if (auto o = barrier(op)) {
     locate(node);
     emit(*o, {}, nullptr);
+    return Value::rvalue(kNoValue);
+  }
+  if (auto o = emission(op)) {
+    std::vector<ir::Operand> ops;
+    for (TIntermTyped* a : args) ops.push_back(rvalue(a));
+    locate(node);
+    emit(*o, ops, nullptr);
     return Value::rvalue(kNoValue);
   }
   if (auto o = atomic(op)) {

@@ -281,7 +281,15 @@ Value Translator::index(TIntermBinary* node) {
   };
   ir::Operand result;
   if (op == glslang::EOpIndexDirectStruct) {
-    const auto lit = ir::Operand::literal(constant_index(right));
+    std::uint32_t field = constant_index(right);
+    if (auto it = member_remap.find(bt.getStruct()); it != member_remap.end() && field < it->second.size()) {
+      if (it->second[field] < 0) {
+        unsupported(node->getLoc(), "a gl_PerVertex member of an extension the shader does not enable");
+        return {};
+      }
+      field = static_cast<std::uint32_t>(it->second[field]);
+    }
+    const auto lit = ir::Operand::literal(field);
     locate(node);
     result = emit(ptr ? Opcode::AccessStructField : Opcode::ExtractStructField, {base.operand, lit}, node);
   } else if (bt.isArray()) {

@@ -5,6 +5,7 @@
 // exception or an abort. docs/glsl.md lists the supported subset.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -15,7 +16,7 @@ namespace sluice::glsl {
 
 struct Options {
   // The stage; when unset it comes from the file name's extension
-  // (.vert, .frag, .comp), as glslangValidator decides it.
+  // (.vert, .frag, .comp, .geom, .tesc, .tese), as glslangValidator decides it.
   std::optional<ir::ShaderStage> stage;
   // glslangValidator's --auto-map-locations / --auto-map-bindings (--aml,
   // --amb): give interface variables without layout(location) or
@@ -24,6 +25,10 @@ struct Options {
   bool auto_map_bindings = false;
   // Client API: Vulkan (glslangValidator -V) or OpenGL (-G).
   bool vulkan = true;
+  // The SPIR-V version the shader is written for (0x00010300 is 1.3), as
+  // glslangValidator's --target-env sets it: 1.3 and later (Vulkan 1.1)
+  // allow the subgroup built-ins.
+  std::uint32_t spirv_version = 0x00010000;
 };
 
 struct Result {
@@ -39,7 +44,7 @@ struct Result {
 Result compile(std::string_view source, std::string_view file_name, const Options& options = {});
 
 // The stage glslangValidator infers from a file name: the last extension
-// .vert, .frag or .comp; nullopt for anything else.
+// .vert, .frag, .comp, .geom, .tesc or .tese; nullopt for anything else.
 std::optional<ir::ShaderStage> stage_from_path(std::string_view path);
 
 // The deepest glslang AST this front end walks (nodes from the tree root to

@@ -15,10 +15,6 @@
 #include "ir/typing.h"
 
 namespace sluice::glsl::detail {
-namespace {
-
-using glslang::TQualifier;
-using glslang::TType;
 
 // SPIR-V BuiltIn names, as the IR spells them in Decorations::built_in.
 const char* builtin_name(glslang::TBuiltInVariable b) {
@@ -52,9 +48,21 @@ const char* builtin_name(glslang::TBuiltInVariable b) {
     case glslang::EbvSampleMask: return "SampleMask";
     case glslang::EbvHelperInvocation: return "HelperInvocation";
     case glslang::EbvViewIndex: return "ViewIndex";
+    case glslang::EbvInvocationId: return "InvocationId";
+    case glslang::EbvPatchVertices: return "PatchVertices";
+    case glslang::EbvTessLevelOuter: return "TessLevelOuter";
+    case glslang::EbvTessLevelInner: return "TessLevelInner";
+    case glslang::EbvTessCoord: return "TessCoord";
+    case glslang::EbvSubgroupSize2: return "SubgroupSize";
+    case glslang::EbvSubgroupInvocation2: return "SubgroupLocalInvocationId";
     default: return nullptr;
   }
 }
+
+namespace {
+
+using glslang::TQualifier;
+using glslang::TType;
 
 bool is_opaque(const TType& t) { return t.getBasicType() == glslang::EbtSampler; }
 
@@ -107,6 +115,7 @@ ir::Decorations decorations_of(const TQualifier& q) {
   d.coherent = q.coherent || q.devicecoherent || q.queuefamilycoherent || q.workgroupcoherent;
   d.volatile_ = q.volatil;
   d.restrict_ = q.restrict;
+  d.patch = q.patch;
   return d;
 }
 
@@ -273,6 +282,16 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
                                          text(s->getName())));
     return {};
   }
+  // NVIDIA-only layout qualifiers the IR has no decoration for.
+  if (q.layoutPassthrough) {
+    unsupported(loc, "layout(passthrough) (GL_NV_geometry_shader_passthrough)");
+    return {};
+  }
+  if (q.layoutViewportRelative || q.layoutSecondaryViewportRelativeOffset != -2048) {
+    unsupported(loc, "layout(viewport_relative) or secondary_view_offset (GL_NV_viewport_array2, "
+                     "GL_NV_stereo_view_rendering)");
+    return {};
+  }
   ir::Decorations d = decorations_of(q);
   // A block's xfb offsets are its members' (types.cpp), as glslang emits them.
   xfb_decorations(q, t.getBasicType() != glslang::EbtBlock, d);
@@ -297,6 +316,10 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
     // An anonymous block: the block's name is what the interface knows.
     name = ir::Name{std::string(text(t.getTypeName())), ir::NameSource::Internal};
   }
+  if (is_builtin_block(t)) name.source = ir::NameSource::Internal;  // gl_in, gl_out
+  // A geometry output's stream, as glslang decorates it: only when the
+  // shader uses more than one.
+  if (q.hasStream() && ast_.isMultiStream() && *storage == ir::StorageClass::Output) d.stream = q.layoutStream;
   if (q.builtIn != glslang::EbvNone) {
     name.source = ir::NameSource::Internal;
     if (q.builtIn == glslang::EbvFragColor || q.builtIn == glslang::EbvFragData) {
@@ -417,6 +440,13 @@ Value Translator::symbol(const TIntermSymbol* s) {
     }
     default: break;
   }
+  // gl_in[] and gl_out[]: one array of the block, whose members carry
+  // their built-ins (as glslang's SPIR-V has it); a single block is one
+  // variable per member (block_member).
+  if (is_builtin_block(t) && t.isArray()) {
+    const ir::VariableId v = global_variable(s);
+    return v.valid() ? Value::pointer(v) : Value{};
+  }
   if (is_builtin_block(t)) {
     unsupported(s->getLoc(), fmt::format("using the built-in block '{}' as a whole", text(t.getTypeName())));
     return {};
@@ -433,7 +463,16 @@ Value Translator::symbol(const TIntermSymbol* s) {
 
 void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& loc, const ir::Decorations& block) {
   const TType& t = s->getType();
-  if (t.isArray()) {
+  // A per-vertex array of such blocks (a geometry or tessellation input,
+  // a tessellation control output) becomes one per-vertex array per member:
+  // the vertex index does not count towards locations, so the members keep
+  // theirs. Other arrays of blocks lay their elements out one after another.
+  const EShLanguage stage = ast_.getStage();
+  const bool input = t.getQualifier().storage == glslang::EvqVaryingIn;
+  const bool per_vertex = t.isArray() && !t.getQualifier().patch &&
+                          (((stage == EShLangGeometry || stage == EShLangTessEvaluation) && input) ||
+                           stage == EShLangTessControl);
+  if (t.isArray() && (!per_vertex || t.getOuterArraySize() <= 0)) {
     unsupported(loc, "an array of blocks whose members differ in interpolation");
     return;
   }
@@ -449,8 +488,9 @@ void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& 
   const glslang::TTypeList& members = *t.getStruct();
   for (std::size_t i = 0; i < members.size() && !failed_; ++i) {
     const TType& mt = *members[i].type;
-    const ir::TypeId vt = type(mt, loc);
+    ir::TypeId vt = type(mt, loc);
     if (!vt.valid()) return;
+    if (per_vertex) vt = module_.array_type(vt, static_cast<std::uint32_t>(t.getOuterArraySize()));
     ir::Decorations d = block;
     set_interpolation(d, mt.getQualifier());
     xfb_decorations(mt.getQualifier(), true, d);
@@ -465,6 +505,27 @@ void Translator::split_block(const TIntermSymbol* s, const glslang::TSourceLoc& 
 }
 
 std::optional<Value> Translator::block_member(const TIntermBinary* node) {
+  // `In[i].member` of a split per-vertex array of blocks: element i of the
+  // member's array.
+  if (const TIntermBinary* element = node->getLeft()->getAsBinaryNode();
+      element && (element->getOp() == glslang::EOpIndexDirect || element->getOp() == glslang::EOpIndexIndirect)) {
+    const TIntermSymbol* array = element->getLeft()->getAsSymbolNode();
+    if (!array || !has_mixed_interpolation(array->getType())) return std::nullopt;
+    if (!split_blocks.contains(array->getId())) global_variable(array);  // splits it
+    if (failed_) return Value{};
+    const TIntermConstantUnion* field = node->getRight()->getAsConstantUnion();
+    const auto it = field ? member_variables.find(static_cast<std::uint64_t>(array->getId()) * 1024 +
+                                                  static_cast<std::uint64_t>(field->getConstArray()[0].getIConst()))
+                          : member_variables.end();
+    if (it == member_variables.end()) {
+      error(node->getLoc(), "internal error: a member of a split block without its variable");
+      return Value{};
+    }
+    const ir::Operand i = rvalue(element->getRight());
+    if (failed_) return Value{};
+    locate(node);
+    return Value::pointer(emit(ir::Opcode::AccessArrayElement, {ir::Operand(it->second), i}, node));
+  }
   const TIntermSymbol* block = node->getLeft()->getAsSymbolNode();
   if (!block) return std::nullopt;
   if (has_mixed_interpolation(block->getType()) && !split_blocks.contains(block->getId())) {

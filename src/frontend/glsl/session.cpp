@@ -9,6 +9,7 @@
 // ever touched). If that thread cannot be made, it runs on the caller's.
 #include <pthread.h>
 
+#include <algorithm>
 #include <climits>
 #include <mutex>
 #include <string>
@@ -38,6 +39,9 @@ EShLanguage glslang_stage(ir::ShaderStage s) {
     case ir::ShaderStage::Vertex: return EShLangVertex;
     case ir::ShaderStage::Fragment: return EShLangFragment;
     case ir::ShaderStage::Compute: return EShLangCompute;
+    case ir::ShaderStage::Geometry: return EShLangGeometry;
+    case ir::ShaderStage::TessControl: return EShLangTessControl;
+    case ir::ShaderStage::TessEvaluation: return EShLangTessEvaluation;
   }
   return EShLangFragment;
 }
@@ -77,11 +81,19 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
   shader.setEnvInput(glslang::EShSourceGlsl, lang, options.vulkan ? glslang::EShClientVulkan : glslang::EShClientOpenGL,
                      100);
+  // The Vulkan version that goes with the SPIR-V version, as
+  // glslangValidator's --target-env pairs them (1.3: Vulkan 1.1, 1.5: 1.2,
+  // 1.6: 1.3).
+  const std::uint32_t spv = std::clamp<std::uint32_t>(options.spirv_version, 0x00010000, 0x00010600);
+  const auto client = spv >= 0x00010600   ? glslang::EShTargetVulkan_1_3
+                      : spv >= 0x00010500 ? glslang::EShTargetVulkan_1_2
+                      : spv >= 0x00010300 ? glslang::EShTargetVulkan_1_1
+                                          : glslang::EShTargetVulkan_1_0;
   if (options.vulkan)
-    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_0);
+    shader.setEnvClient(glslang::EShClientVulkan, client);
   else
     shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
-  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+  shader.setEnvTarget(glslang::EShTargetSpv, static_cast<glslang::EShTargetLanguageVersion>(spv & 0x00ffff00));
   shader.setAutoMapLocations(options.auto_map_locations);
   shader.setAutoMapBindings(options.auto_map_bindings);
   const auto messages =
@@ -137,17 +149,47 @@ std::optional<ir::ShaderStage> stage_from_path(std::string_view path) {
   if (ext == "vert") return ir::ShaderStage::Vertex;
   if (ext == "frag") return ir::ShaderStage::Fragment;
   if (ext == "comp") return ir::ShaderStage::Compute;
+  if (ext == "geom") return ir::ShaderStage::Geometry;
+  if (ext == "tesc") return ir::ShaderStage::TessControl;
+  if (ext == "tese") return ir::ShaderStage::TessEvaluation;
   return std::nullopt;
 }
+
+namespace {
+
+std::optional<std::string_view> refused_stage(std::string_view name) {
+  // glslangValidator's extensions for the stages lavapipe cannot run.
+  static constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
+      {"mesh", "mesh"},           {"task", "task"},
+      {"rgen", "ray generation"}, {"rint", "ray intersection"},
+      {"rahit", "ray any-hit"},   {"rchit", "ray closest-hit"},
+      {"rmiss", "ray miss"},      {"rcall", "ray callable"},
+  };
+  const std::size_t dot = name.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  for (const auto& [e, stage] : kRefused)
+    if (ext == e) return stage;
+  return std::nullopt;
+}
+
+}  // namespace
 
 Result compile(std::string_view source, std::string_view file_name, const Options& options) {
   Result result;
   const std::string file(file_name);
   const std::optional<ir::ShaderStage> stage = options.stage ? options.stage : stage_from_path(file_name);
   if (!stage) {
-    result.diagnostics.push_back(
-        {Severity::Error, file, 0, 0,
-         "cannot tell the shader stage from the file name: name it .vert, .frag or .comp, or give the stage"});
+    if (const auto refused = refused_stage(file_name)) {
+      result.diagnostics.push_back(
+          {Severity::Error, file, 0, 0,
+           fmt::format("the {} shader stage is not supported (Sluice translates vertex, fragment, compute, geometry "
+                       "and tessellation shaders)",
+                       *refused)});
+      return result;
+    }
+    result.diagnostics.push_back({Severity::Error, file, 0, 0,
+                                  "cannot tell the shader stage from the file name: name it .vert, .frag, .comp, "
+                                  ".geom, .tesc or .tese, or give the stage"});
     return result;
   }
   if (source.size() > static_cast<std::size_t>(INT_MAX)) {

@@ -165,12 +165,67 @@ void Translator::terminate(ir::Opcode op, std::optional<ir::Operand> operand) {
   if (!r) error(location_of(current_node_), fmt::format("internal error: {}", r.error()));
 }
 
+namespace {
+
+ir::Primitive primitive(glslang::TLayoutGeometry g) {
+  switch (g) {
+    case glslang::ElgPoints: return ir::Primitive::Points;
+    case glslang::ElgLines: return ir::Primitive::Lines;
+    case glslang::ElgLinesAdjacency: return ir::Primitive::LinesAdjacency;
+    case glslang::ElgLineStrip: return ir::Primitive::LineStrip;
+    case glslang::ElgTriangles: return ir::Primitive::Triangles;
+    case glslang::ElgTrianglesAdjacency: return ir::Primitive::TrianglesAdjacency;
+    case glslang::ElgTriangleStrip: return ir::Primitive::TriangleStrip;
+    case glslang::ElgQuads: return ir::Primitive::Quads;
+    case glslang::ElgIsolines: return ir::Primitive::Isolines;
+    default: return ir::Primitive::None;
+  }
+}
+
+}  // namespace
+
+void Translator::stage_modes(ir::ShaderInfo& info) const {
+  // The execution modes of the geometry and tessellation stages, as
+  // glslang's linker settled them (it checked that every one needed is
+  // there). glslang's SPIR-V gives a tessellation control shader only its
+  // output vertices, the evaluation shader the domain, spacing, order and
+  // point mode; so does the IR.
+  const auto set = [](int n) {
+    return n == glslang::TQualifier::layoutNotSet ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(n));
+  };
+  switch (info.stage) {
+    case ir::ShaderStage::Geometry:
+      info.input_primitive = primitive(ast_.getInputPrimitive());
+      info.output_primitive = primitive(ast_.getOutputPrimitive());
+      info.output_vertices = set(ast_.getVertices());
+      info.invocations = set(ast_.getInvocations());
+      break;
+    case ir::ShaderStage::TessControl: info.output_vertices = set(ast_.getVertices()); break;
+    case ir::ShaderStage::TessEvaluation:
+      info.input_primitive = primitive(ast_.getInputPrimitive());
+      switch (ast_.getVertexSpacing()) {
+        case glslang::EvsEqual: info.spacing = ir::TessSpacing::Equal; break;
+        case glslang::EvsFractionalEven: info.spacing = ir::TessSpacing::FractionalEven; break;
+        case glslang::EvsFractionalOdd: info.spacing = ir::TessSpacing::FractionalOdd; break;
+        default: break;
+      }
+      if (ast_.getVertexOrder() == glslang::EvoCw) info.order = ir::VertexOrder::Cw;
+      if (ast_.getVertexOrder() == glslang::EvoCcw) info.order = ir::VertexOrder::Ccw;
+      info.point_mode = ast_.getPointMode();
+      break;
+    default: break;
+  }
+}
+
 bool Translator::run() {
   ir::ShaderInfo& info = module_.shader();
   switch (ast_.getStage()) {
     case EShLangVertex: info.stage = ir::ShaderStage::Vertex; break;
     case EShLangFragment: info.stage = ir::ShaderStage::Fragment; break;
     case EShLangCompute: info.stage = ir::ShaderStage::Compute; break;
+    case EShLangGeometry: info.stage = ir::ShaderStage::Geometry; break;
+    case EShLangTessControl: info.stage = ir::ShaderStage::TessControl; break;
+    case EShLangTessEvaluation: info.stage = ir::ShaderStage::TessEvaluation; break;
     default: break;
   }
   TIntermAggregate* root = ast_.getTreeRoot() ? ast_.getTreeRoot()->getAsAggregate() : nullptr;
@@ -192,6 +247,7 @@ bool Translator::run() {
     }
   }
   info.transform_feedback = ast_.getXfbMode();
+  stage_modes(info);
 
   // The root sequence holds, in source order, the statements that
   // initialize globals, the function definitions and, last, the linker
@@ -207,6 +263,10 @@ bool Translator::run() {
       linker_objects = a;
     else if (node)
       global_initializers.push_back(node);
+  }
+  if (info.stage == ir::ShaderStage::Geometry && ast_.getGeoPassthroughEXT()) {
+    unsupported(find_in_source("passthrough"), "a passthrough geometry shader (GL_NV_geometry_shader_passthrough)");
+    return false;
   }
   if (linker_objects) declare_linker_objects(linker_objects);
   if (failed_) return false;

@@ -38,6 +38,10 @@
 
 namespace sluice::glsl::detail {
 
+// The SPIR-V BuiltIn name (as Decorations::built_in spells it) of a glslang
+// built-in; nullptr for those the front end does not translate.
+const char* builtin_name(glslang::TBuiltInVariable b);
+
 using glslang::TIntermAggregate;
 using glslang::TIntermBinary;
 using glslang::TIntermBranch;
@@ -80,6 +84,8 @@ class Translator {
 
   // Translates the whole shader; false when a diagnostic was reported.
   bool run();
+  // The geometry and tessellation execution modes glslang settled.
+  void stage_modes(ir::ShaderInfo& info) const;
 
   // ---- translator.cpp: diagnostics and builder plumbing ----
   bool failed() const { return failed_; }
@@ -271,6 +277,10 @@ class Translator {
   ir::TypeId return_type;
   // Struct types by glslang member list and layout context (types.cpp).
   std::unordered_map<std::uint64_t, ir::TypeId> struct_cache;
+  // Built-in blocks whose members glslang's SPIR-V leaves out (types.cpp,
+  // filtered_member): glslang's member index -> the IR's (-1: left out).
+  std::unordered_map<const glslang::TTypeList*, std::vector<int>> member_remap;
+  bool filtered_member(const glslang::TType& member) const;
   std::uint32_t struct_nesting = 0;
   int coerce_depth = 0;
   // The shader uses `precise`, which the IR cannot mark (see run()).

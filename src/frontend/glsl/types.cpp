@@ -77,6 +77,22 @@ ir::Precision Translator::to_precision(glslang::TPrecisionQualifier p) {
   }
 }
 
+bool Translator::filtered_member(const glslang::TType& member) const {
+  // The members of gl_PerVertex that only NVIDIA extensions use: glslang
+  // declares them in every desktop gl_PerVertex and its SPIR-V leaves them
+  // out unless the shader enables the extension (GlslangToSpv's
+  // filterMember); so does the IR.
+  const std::string_view name = member.getFieldName().c_str();
+  const auto& extensions = ast_.getRequestedExtensions();
+  auto without = [&](const char* e) { return extensions.find(e) == extensions.end(); };
+  if (name == "gl_SecondaryViewportMaskNV" || name == "gl_SecondaryPositionNV")
+    return without("GL_NV_stereo_view_rendering");
+  if (name == "gl_ViewportMask") return without("GL_NV_viewport_array2");
+  if (name == "gl_PositionPerViewNV" || name == "gl_ViewportMaskPerViewNV")
+    return without("GL_NVX_multiview_per_view_attributes");
+  return false;
+}
+
 ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
   if (failed_) return {};
   ir::TypeId base;
@@ -120,7 +136,13 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
       }
       ++struct_nesting;
       std::vector<ir::StructMember> ir_members;
+      std::vector<int> remap;
       for (const glslang::TTypeLoc& m : *members) {
+        if (is_block && filtered_member(*m.type)) {
+          remap.push_back(-1);
+          continue;
+        }
+        remap.push_back(static_cast<int>(ir_members.size()));
         ir::StructMember member;
         member.name = m.type->getFieldName().c_str();
         member.type = type(*m.type, m.loc.line > 0 ? m.loc : loc);
@@ -139,9 +161,20 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
         }
         member.matrix_layout = matrix_layout(mq.layoutMatrix != glslang::ElmNone ? mq.layoutMatrix : q.layoutMatrix);
         member.precision = to_precision(mq.precision);
+        if (is_block && mq.builtIn != glslang::EbvNone) {
+          // gl_PerVertex of gl_in[] / gl_out[] (interface.cpp).
+          const char* b = builtin_name(mq.builtIn);
+          if (!b) {
+            --struct_nesting;
+            unsupported(m.loc.line > 0 ? m.loc : loc, fmt::format("the built-in '{}'", m.type->getFieldName().c_str()));
+            return {};
+          }
+          member.built_in = b;
+        }
         ir_members.push_back(std::move(member));
       }
       --struct_nesting;
+      if (ir_members.size() != members->size()) member_remap[members] = std::move(remap);
       base = module_.intern(ir::Type::make_struct(t.getTypeName().c_str(), std::move(ir_members), is_block, layout));
       struct_cache.emplace(key, base);
     }

@@ -165,6 +165,17 @@ class Analyser {
     return false;
   }
 
+  // A tessellation control shader writes its per-vertex outputs only at
+  // the index gl_InvocationID itself (glslang: "must be indexed with
+  // gl_InvocationID"), so its loads are spelled at every use; the input is
+  // never written, so every use reads the same value.
+  bool loads_invocation_id(const ir::Instruction& inst) const {
+    if (inst.opcode != Opcode::Load || inst.operands.empty() || !inst.operands[0].is_variable() ||
+        inst.operands[0].value() >= m_.variable_count())
+      return false;
+    return m_.variable(inst.operands[0].as_variable()).decorations.built_in == "InvocationId";
+  }
+
   bool define(RegisterId r, Site site, const ir::Instruction* inst) {
     if (r.index() >= m_.register_count()) return fail(fmt::format("register r{} does not exist", r.index()));
     if (regs_.def[r.index()].block.valid()) return fail(fmt::format("register r{} is defined twice", r.index()));
@@ -177,7 +188,8 @@ class Analyser {
     if (!inst && (pointer || opaque))
       return fail(fmt::format("merge input r{} holds a pointer or opaque value, which GLSL cannot store",
                               r.index()));
-    regs_.must_inline[r.index()] = pointer || opaque || (inst && inst->opcode == Opcode::Alias);
+    regs_.must_inline[r.index()] =
+        pointer || opaque || (inst && (inst->opcode == Opcode::Alias || loads_invocation_id(*inst)));
     registers_.push_back(r);
     return true;
   }

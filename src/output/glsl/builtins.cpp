@@ -39,6 +39,13 @@ constexpr BuiltIn kBuiltIns[] = {
     {"LocalInvocationId", "gl_LocalInvocationID", true, ""},
     {"GlobalInvocationId", "gl_GlobalInvocationID", true, ""},
     {"LocalInvocationIndex", "gl_LocalInvocationIndex", true, ""},
+    // Geometry and tessellation: GLSL ES has them with the stage's
+    // extension, which the header names for the whole shader.
+    {"InvocationId", "gl_InvocationID", true, ""},
+    {"PatchVertices", "gl_PatchVerticesIn", true, ""},
+    {"TessLevelOuter", "gl_TessLevelOuter", true, ""},
+    {"TessLevelInner", "gl_TessLevelInner", true, ""},
+    {"TessCoord", "gl_TessCoord", true, ""},
 };
 
 }  // namespace
@@ -49,6 +56,26 @@ std::string builtin_variable_name(EmitContext& ctx, std::string_view built_in, i
   if (built_in == "SampleMask") {
     if (ctx.es) ctx.extensions.insert("GL_OES_sample_variables");
     return storage == ir::StorageClass::Input ? "gl_SampleMaskIn" : "gl_SampleMask";
+  }
+  // A geometry shader reads the primitive's id as gl_PrimitiveIDIn.
+  if (built_in == "PrimitiveId" && storage == ir::StorageClass::Input && ctx.m.shader().stage == ir::ShaderStage::Geometry) {
+    if (ctx.es) ctx.extensions.insert("GL_EXT_geometry_shader");
+    return "gl_PrimitiveIDIn";
+  }
+  // Written before the rasterizer by a vertex or evaluation shader.
+  const ir::ShaderStage stage = ctx.m.shader().stage;
+  if ((built_in == "Layer" || built_in == "ViewportIndex") && storage == ir::StorageClass::Output &&
+      (stage == ir::ShaderStage::Vertex || stage == ir::ShaderStage::TessEvaluation)) {
+    if (ctx.es) {
+      ctx.fail(fmt::format("built-in {} cannot be written by this stage in GLSL ES", built_in));
+      return "";
+    }
+    ctx.extensions.insert("GL_ARB_shader_viewport_layer_array");
+    return built_in == "Layer" ? "gl_Layer" : "gl_ViewportIndex";
+  }
+  if (built_in == "SubgroupSize" || built_in == "SubgroupLocalInvocationId") {
+    ctx.extensions.insert("GL_KHR_shader_subgroup_basic");
+    return built_in == "SubgroupSize" ? "gl_SubgroupSize" : "gl_SubgroupInvocationID";
   }
   if (built_in == "BaseVertex" || built_in == "BaseInstance" || built_in == "DrawIndex") {
     if (ctx.es) {

@@ -201,8 +201,10 @@ class GlobalDeclarer {
       if (ctx_.es) ctx_.extensions.insert("GL_EXT_blend_func_extended");
       parts.push_back(fmt::format("index = {}", *d.index));
     }
+    if (d.stream) parts.push_back(fmt::format("stream = {}", *d.stream));
     std::string q = layout_text(parts);
     if (d.invariant && storage == StorageClass::Output) q += "invariant ";
+    if (d.patch) q += "patch ";
     q += interpolation(d, pointee, storage);
     return q + (storage == StorageClass::Input ? "in " : "out ");
   }
@@ -286,6 +288,8 @@ class GlobalDeclarer {
         laid_out = false;
         if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
         if (storage == StorageClass::Output) add_xfb(d, true, parts);
+        if (d.stream) parts.push_back(fmt::format("stream = {}", *d.stream));
+        if (d.patch) storage_word = "patch " + storage_word;
         break;
       default:
         ctx_.fail(fmt::format("block '{}' in {} storage", t.name, ir::to_string(storage)));
@@ -332,11 +336,50 @@ class GlobalDeclarer {
 
 }  // namespace
 
+namespace {
+
+// The geometry and tessellation layout declarations (GLSL 4.60
+// §4.4.1.2-4.4.2.2); GLSL ES has these stages with extensions.
+std::string stage_layout(EmitContext& ctx) {
+  const ir::ShaderInfo& s = ctx.m.shader();
+  std::string out;
+  switch (s.stage) {
+    case ir::ShaderStage::Geometry: {
+      if (ctx.es) ctx.extensions.insert("GL_EXT_geometry_shader");
+      std::vector<std::string> in{ir::to_string(s.input_primitive)};
+      if (s.invocations) in.push_back(fmt::format("invocations = {}", *s.invocations));
+      out += fmt::format("layout({}) in;\n", fmt::join(in, ", "));
+      out += fmt::format("layout({}, max_vertices = {}) out;\n", ir::to_string(s.output_primitive),
+                         s.output_vertices.value_or(0));
+      break;
+    }
+    case ir::ShaderStage::TessControl:
+      if (ctx.es) ctx.extensions.insert("GL_EXT_tessellation_shader");
+      if (s.output_vertices) out += fmt::format("layout(vertices = {}) out;\n", *s.output_vertices);
+      break;
+    case ir::ShaderStage::TessEvaluation: {
+      if (ctx.es) ctx.extensions.insert("GL_EXT_tessellation_shader");
+      std::vector<std::string> in;
+      if (s.input_primitive != ir::Primitive::None) in.push_back(ir::to_string(s.input_primitive));
+      if (s.spacing != ir::TessSpacing::None) in.push_back(ir::to_string(s.spacing));
+      if (s.order != ir::VertexOrder::None) in.push_back(ir::to_string(s.order));
+      if (s.point_mode) in.push_back("point_mode");
+      if (!in.empty()) out += fmt::format("layout({}) in;\n", fmt::join(in, ", "));
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string emit_declarations(EmitContext& ctx) {
   const ir::Module& m = ctx.m;
   std::string out;
   const ir::ShaderInfo& s = m.shader();
   if (s.stage == ir::ShaderStage::Fragment && s.early_fragment_tests) out += "layout(early_fragment_tests) in;\n";
+  out += stage_layout(ctx);
   if (s.stage == ir::ShaderStage::Compute)
     out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", s.local_size[0],
                        s.local_size[1], s.local_size[2]);

@@ -126,6 +126,10 @@ std::string_view binary_function(Opcode op) {
     case Opcode::MemoryBarrierShared: return "memoryBarrierShared";
     case Opcode::MemoryBarrierImage: return "memoryBarrierImage";
     case Opcode::GroupMemoryBarrier: return "groupMemoryBarrier";
+    case Opcode::EmitVertex: return "EmitVertex";
+    case Opcode::EndPrimitive: return "EndPrimitive";
+    case Opcode::EmitStreamVertex: return "EmitStreamVertex";
+    case Opcode::EndStreamPrimitive: return "EndStreamPrimitive";
     case Opcode::AtomicAdd: return "atomicAdd";
     case Opcode::AtomicMin: return "atomicMin";
     case Opcode::AtomicMax: return "atomicMax";

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/stage_interface.h"
 #include "ir/typing.h"
 #include "output/glsl/types.h"
 
@@ -74,8 +75,12 @@ bool is_resource(const EmitContext& ctx, const ir::Variable& v) {
 bool is_user_varying(const EmitContext& ctx, VariableId id) {
   const ir::Variable& v = ctx.m.variable(id);
   const StorageClass s = storage_of(ctx, v);
-  return (s == StorageClass::Input || s == StorageClass::Output) && v.decorations.built_in.empty() &&
-         ctx.variable_forms[id.index()] != VariableForm::BuiltInBlock;
+  if (!(s == StorageClass::Input || s == StorageClass::Output) || !v.decorations.built_in.empty() ||
+      ctx.variable_forms[id.index()] == VariableForm::BuiltInBlock)
+    return false;
+  // gl_in[] and gl_out[]: arrays of a block of built-ins.
+  const TypeId bt = block_type_of(ctx, pointee_of(ctx, v));
+  return !bt.valid() || ctx.m.type(bt).members.empty() || ctx.m.type(bt).members[0].built_in.empty();
 }
 
 // Refuses user inputs (or outputs) whose locations overlap, which GLSL
@@ -101,7 +106,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && out[i].location) {
-      const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
+      const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       for (std::uint32_t k = 0; k < n; ++k) {
         const auto other = used.find(*out[i].location + k);
@@ -123,7 +128,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && !out[i].location) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
-      const std::uint32_t n = location_slots(ctx, pointee_of(ctx, v));
+      const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
       std::uint32_t start = 0;
       for (;;) {
         bool free = true;

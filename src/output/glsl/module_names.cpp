@@ -54,12 +54,24 @@ void name_module(EmitContext& ctx) {
     }
     const TypeId bt = block_type_of(ctx, pointee_of(ctx, v));
     if (bt.valid()) {
-      if (block_used[bt.index()]++)
+      // Block names are unique per interface: an input and an output
+      // block may share one (a geometry shader's `in V {…} a[]; out V {…} b;`).
+      const bool input = storage == StorageClass::Input;
+      if (block_used[bt.index()] & (input ? 2 : 1))
         ctx.fail(fmt::format("block type '{}' is used by two variables; GLSL block names are unique",
                              m.type(bt).name));
+      block_used[bt.index()] |= input ? 2 : 1;
       const auto& members = m.type(bt).members;
       std::size_t builtins = 0;
       for (const auto& mem : members) builtins += !mem.built_in.empty();
+      if (builtins == members.size() && bt != pointee_of(ctx, v)) {
+        // gl_in[] / gl_out[]: named, and redeclared as an array of
+        // gl_PerVertex holding the members the module has.
+        ctx.variable_names[id.index()] = storage == StorageClass::Input ? "gl_in" : "gl_out";
+        for (const auto& mem : members)
+          ctx.member_names[bt.index()].push_back(builtin_variable_name(ctx, mem.built_in, storage));
+        continue;
+      }
       if (builtins == members.size()) {
         ctx.variable_forms[id.index()] = VariableForm::BuiltInBlock;
         for (const auto& mem : members)
@@ -87,9 +99,10 @@ void name_module(EmitContext& ctx) {
     exact(v.name.text, "interface variable");
     ctx.variable_names[id.index()] = v.name.text;
   }
+  std::vector<char> block_named(m.type_count(), 0);
   for (VariableId id : globals) {
     const TypeId bt = block_type_of(ctx, pointee_of(ctx, m.variable(id)));
-    if (!bt.valid()) continue;
+    if (!bt.valid() || block_named[bt.index()]++) continue;  // an input and an output block share it
     const ir::Type& t = m.type(bt);
     exact(t.name, "block name");
     NameTable members;

@@ -398,8 +398,23 @@ void FunctionEmitter::emit_builtin(const ir::Instruction& inst) {
   constexpr std::uint32_t kAcqRel = 0x8, kUniform = 0x40, kWorkgroup = 0x100, kImage = 0x800;
   switch (inst.opcode) {
     case Opcode::ControlBarrier:
+      // A tessellation control shader's barrier() orders the patch's
+      // outputs, not shared memory: glslang gives it memory scope
+      // Invocation (4) and no semantics (GLSL 4.60 §8.16).
+      if (m_.shader().stage == ir::ShaderStage::TessControl) {
+        body_.op(spv::Op::OpControlBarrier, {mc_.uint_constant(2), mc_.uint_constant(4), mc_.uint_constant(0)});
+        return;
+      }
       body_.op(spv::Op::OpControlBarrier,
                {mc_.uint_constant(2), mc_.uint_constant(2), mc_.uint_constant(kAcqRel | kWorkgroup)});
+      return;
+    case Opcode::EmitVertex: body_.op(spv::Op::OpEmitVertex, {}); return;
+    case Opcode::EndPrimitive: body_.op(spv::Op::OpEndPrimitive, {}); return;
+    case Opcode::EmitStreamVertex:
+    case Opcode::EndStreamPrimitive:
+      mc_.require(spv::Capability::GeometryStreams);
+      body_.op(inst.opcode == Opcode::EmitStreamVertex ? spv::Op::OpEmitStreamVertex : spv::Op::OpEndStreamPrimitive,
+               {value(inst.operands[0])});
       return;
     case Opcode::MemoryBarrier: return barrier(1, kAcqRel | kUniform | kWorkgroup | kImage);
     case Opcode::MemoryBarrierBuffer: return barrier(1, kAcqRel | kUniform);

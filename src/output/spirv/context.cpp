@@ -32,6 +32,8 @@ constexpr BuiltInName kBuiltIns[] = {
     SLUICE_BUILTIN(DrawIndex),          SLUICE_BUILTIN(ViewIndex),
     SLUICE_BUILTIN(SubgroupSize),       SLUICE_BUILTIN(SubgroupLocalInvocationId),
     SLUICE_BUILTIN(NumSubgroups),       SLUICE_BUILTIN(SubgroupId),
+    SLUICE_BUILTIN(PatchVertices),      SLUICE_BUILTIN(TessLevelOuter),
+    SLUICE_BUILTIN(TessLevelInner),     SLUICE_BUILTIN(TessCoord),
 };
 #undef SLUICE_BUILTIN
 
@@ -117,6 +119,52 @@ void ModuleContext::member_decorate(std::uint32_t id, std::uint32_t member, spv:
   annotations.push(static_cast<std::uint32_t>(d));
   for (std::uint32_t w : extra) annotations.push(w);
   annotations.finish(at, spv::Op::OpMemberDecorate);
+}
+
+void ModuleContext::require_built_in(spv::BuiltIn b) {
+  const ir::ShaderStage stage = m.shader().stage;
+  switch (b) {
+    case spv::BuiltIn::ClipDistance: require(spv::Capability::ClipDistance); break;
+    case spv::BuiltIn::CullDistance: require(spv::Capability::CullDistance); break;
+    case spv::BuiltIn::SampleId:
+    case spv::BuiltIn::SamplePosition: require(spv::Capability::SampleRateShading); break;
+    case spv::BuiltIn::Layer:
+    case spv::BuiltIn::ViewportIndex:
+      // Geometry shaders write both with their own capabilities; vertex and
+      // tessellation evaluation shaders need SPV_EXT_shader_viewport_index_layer
+      // (core in SPIR-V 1.5 as ShaderLayer / ShaderViewportIndex).
+      if (stage == ir::ShaderStage::Vertex || stage == ir::ShaderStage::TessEvaluation) {
+        if (features.version >= 0x00010500) {
+          require(b == spv::BuiltIn::Layer ? spv::Capability::ShaderLayer : spv::Capability::ShaderViewportIndex);
+        } else {
+          require(spv::Capability::ShaderViewportIndexLayerEXT);
+          require_extension("SPV_EXT_shader_viewport_index_layer");
+        }
+        if (b == spv::BuiltIn::ViewportIndex) require(spv::Capability::MultiViewport);
+        break;
+      }
+      if (b == spv::BuiltIn::ViewportIndex) require(spv::Capability::MultiViewport);
+      else if (stage == ir::ShaderStage::Fragment) require(spv::Capability::Geometry);
+      break;
+    case spv::BuiltIn::PrimitiveId:
+      if (stage == ir::ShaderStage::Fragment) require(spv::Capability::Geometry);
+      break;
+    case spv::BuiltIn::BaseVertex:
+    case spv::BuiltIn::BaseInstance:
+    case spv::BuiltIn::DrawIndex:
+      require(spv::Capability::DrawParameters);
+      if (features.version < 0x00010300) require_extension("SPV_KHR_shader_draw_parameters");
+      break;
+    case spv::BuiltIn::ViewIndex:
+      require(spv::Capability::MultiView);
+      if (features.version < 0x00010300) require_extension("SPV_KHR_multiview");
+      break;
+    case spv::BuiltIn::SubgroupSize:
+    case spv::BuiltIn::SubgroupLocalInvocationId:
+    case spv::BuiltIn::NumSubgroups:
+    case spv::BuiltIn::SubgroupId: require(spv::Capability::GroupNonUniform); break;
+    default: break;
+  }
 }
 
 }  // namespace sluice::spirv::detail

@@ -78,6 +78,9 @@ class ModuleContext {
   std::vector<Words> functions;
   void require(spv::Capability c) { capabilities_[static_cast<std::uint32_t>(c)] = true; }
   void require_extension(std::string name) { extensions_.insert(std::move(name)); }
+  // The capabilities (and extensions) a variable or block member decorated
+  // with built-in `b` needs in this module's stage.
+  void require_built_in(spv::BuiltIn b);
   const std::set<std::string>& extensions() const { return extensions_; }
   const std::map<std::uint32_t, bool>& capabilities() const { return capabilities_; }
   std::uint32_t glsl_std_450();          // the import's id, made on first use

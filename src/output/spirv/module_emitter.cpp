@@ -8,10 +8,12 @@
 // lowest free ones in declaration order (as glslang's --aml/--amb do), and
 // integer fragment inputs get the Flat decoration Vulkan requires.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "ir/stage_interface.h"
 #include "ir/typing.h"
 #include "ir/workgroup_size.h"
 #include "output/spirv/context.h"
@@ -38,9 +40,12 @@ std::uint32_t location_count(const ir::Module& m, ir::TypeId t) {
   }
 }
 
-bool has_built_in_members(const ir::Type& t) {
-  return t.kind == ir::TypeKind::Struct &&
-         std::any_of(t.members.begin(), t.members.end(), [](const auto& member) { return !member.built_in.empty(); });
+// A built-in block, or an array of them (gl_in[], gl_out[]).
+bool has_built_in_members(const ir::Module& m, ir::TypeId id) {
+  const ir::Type* t = &m.type(id);
+  while (t->kind == ir::TypeKind::Array) t = &m.type(t->element);
+  return t->kind == ir::TypeKind::Struct &&
+         std::any_of(t->members.begin(), t->members.end(), [](const auto& member) { return !member.built_in.empty(); });
 }
 
 class ModuleEmitter {
@@ -53,6 +58,7 @@ class ModuleEmitter {
   void emit_globals();
   void decorate_global(ir::VariableId v, std::uint32_t id);
   void emit_entry_point(ir::FunctionId entry);
+  void emit_stage_modes(const std::function<void(spv::ExecutionMode, std::initializer_list<std::uint32_t>)>& mode);
   std::vector<std::uint32_t> assemble();
 
   const ir::Module& m_;
@@ -116,7 +122,7 @@ void ModuleEmitter::emit_globals() {
     const ir::Decorations& d = var.decorations;
     if (d.location && (pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output)) {
       auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
-      for (std::uint32_t i = 0; i < location_count(m_, pt.element); ++i) used.insert(*d.location + i);
+      for (std::uint32_t i = 0; i < location_count(m_, ir::location_type(m_, var)); ++i) used.insert(*d.location + i);
     }
     if (d.binding) used_bindings_.emplace(d.set.value_or(0), *d.binding);
   }
@@ -176,39 +182,14 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     const auto b = built_in_from_name(d.built_in);
     if (!b) return mc_.fail(fmt::format("unknown built-in '{}' on '{}'", d.built_in, var.name.text));
     mc_.decorate(id, spv::Decoration::BuiltIn, {static_cast<std::uint32_t>(*b)});
-    switch (*b) {
-      case spv::BuiltIn::ClipDistance: mc_.require(spv::Capability::ClipDistance); break;
-      case spv::BuiltIn::CullDistance: mc_.require(spv::Capability::CullDistance); break;
-      case spv::BuiltIn::SampleId:
-      case spv::BuiltIn::SamplePosition: mc_.require(spv::Capability::SampleRateShading); break;
-      case spv::BuiltIn::Layer:
-      case spv::BuiltIn::PrimitiveId:
-        if (stage == ir::ShaderStage::Fragment) mc_.require(spv::Capability::Geometry);
-        break;
-      case spv::BuiltIn::ViewportIndex: mc_.require(spv::Capability::MultiViewport); break;
-      case spv::BuiltIn::BaseVertex:
-      case spv::BuiltIn::BaseInstance:
-      case spv::BuiltIn::DrawIndex:
-        mc_.require(spv::Capability::DrawParameters);
-        if (mc_.features.version < 0x00010300) mc_.require_extension("SPV_KHR_shader_draw_parameters");
-        break;
-      case spv::BuiltIn::ViewIndex:
-        mc_.require(spv::Capability::MultiView);
-        if (mc_.features.version < 0x00010300) mc_.require_extension("SPV_KHR_multiview");
-        break;
-      case spv::BuiltIn::SubgroupSize:
-      case spv::BuiltIn::SubgroupLocalInvocationId:
-      case spv::BuiltIn::NumSubgroups:
-      case spv::BuiltIn::SubgroupId: mc_.require(spv::Capability::GroupNonUniform); break;
-      default: break;
-    }
+    mc_.require_built_in(*b);
   }
-  const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_.type(pt.element));
+  const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_, pt.element);
   if (d.location) {
     mc_.decorate(id, spv::Decoration::Location, {*d.location});
   } else if (needs_location && mc_.features.vulkan) {
     auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
-    const std::uint32_t count = location_count(m_, pt.element);
+    const std::uint32_t count = location_count(m_, ir::location_type(m_, var));
     std::uint32_t at = 0;
     for (bool free = false; !free;) {
       free = true;
@@ -245,6 +226,11 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     mc_.require(spv::Capability::SampleRateShading);
   }
   if (d.invariant) mc_.decorate(id, spv::Decoration::Invariant);
+  if (d.patch) mc_.decorate(id, spv::Decoration::Patch);
+  if (d.stream) {
+    mc_.require(spv::Capability::GeometryStreams);
+    mc_.decorate(id, spv::Decoration::Stream, {*d.stream});
+  }
   if (d.xfb_buffer) mc_.decorate(id, spv::Decoration::XfbBuffer, {*d.xfb_buffer});
   if (d.xfb_stride) mc_.decorate(id, spv::Decoration::XfbStride, {*d.xfb_stride});
   if (d.xfb_offset) mc_.decorate(id, spv::Decoration::Offset, {*d.xfb_offset});
@@ -262,6 +248,9 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
   spv::ExecutionModel model = spv::ExecutionModel::Fragment;
   if (shader.stage == ir::ShaderStage::Vertex) model = spv::ExecutionModel::Vertex;
   if (shader.stage == ir::ShaderStage::Compute) model = spv::ExecutionModel::GLCompute;
+  if (shader.stage == ir::ShaderStage::Geometry) model = spv::ExecutionModel::Geometry;
+  if (shader.stage == ir::ShaderStage::TessControl) model = spv::ExecutionModel::TessellationControl;
+  if (shader.stage == ir::ShaderStage::TessEvaluation) model = spv::ExecutionModel::TessellationEvaluation;
   const std::uint32_t function = mc_.function_id(entry);
   // Before SPIR-V 1.4 the interface lists the Input and Output variables;
   // from 1.4 on, every global the entry point may touch.
@@ -290,6 +279,7 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
     if (shader.early_fragment_tests) mode(spv::ExecutionMode::EarlyFragmentTests);
     if (shader.depth_replacing) mode(spv::ExecutionMode::DepthReplacing);
   }
+  emit_stage_modes(mode);
   if (shader.transform_feedback) {
     mc_.require(spv::Capability::TransformFeedback);
     mode(spv::ExecutionMode::Xfb);
@@ -301,6 +291,51 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
   if (ir::has_specialized_workgroup_size(shader))
     mc_.decorate(mc_.workgroup_size_constant(shader), spv::Decoration::BuiltIn,
                  {static_cast<std::uint32_t>(spv::BuiltIn::WorkgroupSize)});
+}
+
+void ModuleEmitter::emit_stage_modes(const std::function<void(spv::ExecutionMode, std::initializer_list<std::uint32_t>)>& mode) {
+  // The geometry and tessellation execution modes (SPIR-V spec 3.6), in
+  // glslang's order; Invocations is always given (default 1), as glslang does.
+  const ir::ShaderInfo& shader = m_.shader();
+  auto primitive = [&](ir::Primitive p, bool output) -> std::optional<spv::ExecutionMode> {
+    switch (p) {
+      case ir::Primitive::Points: return output ? spv::ExecutionMode::OutputPoints : spv::ExecutionMode::InputPoints;
+      case ir::Primitive::Lines: return spv::ExecutionMode::InputLines;
+      case ir::Primitive::LinesAdjacency: return spv::ExecutionMode::InputLinesAdjacency;
+      case ir::Primitive::Triangles: return spv::ExecutionMode::Triangles;
+      case ir::Primitive::TrianglesAdjacency: return spv::ExecutionMode::InputTrianglesAdjacency;
+      case ir::Primitive::LineStrip: return spv::ExecutionMode::OutputLineStrip;
+      case ir::Primitive::TriangleStrip: return spv::ExecutionMode::OutputTriangleStrip;
+      case ir::Primitive::Quads: return spv::ExecutionMode::Quads;
+      case ir::Primitive::Isolines: return spv::ExecutionMode::Isolines;
+      case ir::Primitive::None: break;
+    }
+    return std::nullopt;
+  };
+  switch (shader.stage) {
+    case ir::ShaderStage::Geometry:
+      mc_.require(spv::Capability::Geometry);
+      if (auto em = primitive(shader.input_primitive, false)) mode(*em, {});
+      mode(spv::ExecutionMode::Invocations, {shader.invocations.value_or(1)});
+      if (auto em = primitive(shader.output_primitive, true)) mode(*em, {});
+      mode(spv::ExecutionMode::OutputVertices, {shader.output_vertices.value_or(0)});
+      break;
+    case ir::ShaderStage::TessControl:
+      mc_.require(spv::Capability::Tessellation);
+      if (shader.output_vertices) mode(spv::ExecutionMode::OutputVertices, {*shader.output_vertices});
+      break;
+    case ir::ShaderStage::TessEvaluation:
+      mc_.require(spv::Capability::Tessellation);
+      if (auto em = primitive(shader.input_primitive, false)) mode(*em, {});
+      if (shader.spacing == ir::TessSpacing::Equal) mode(spv::ExecutionMode::SpacingEqual, {});
+      if (shader.spacing == ir::TessSpacing::FractionalEven) mode(spv::ExecutionMode::SpacingFractionalEven, {});
+      if (shader.spacing == ir::TessSpacing::FractionalOdd) mode(spv::ExecutionMode::SpacingFractionalOdd, {});
+      if (shader.order == ir::VertexOrder::Cw) mode(spv::ExecutionMode::VertexOrderCw, {});
+      if (shader.order == ir::VertexOrder::Ccw) mode(spv::ExecutionMode::VertexOrderCcw, {});
+      if (shader.point_mode) mode(spv::ExecutionMode::PointMode, {});
+      break;
+    default: break;
+  }
 }
 
 std::vector<std::uint32_t> ModuleEmitter::assemble() {

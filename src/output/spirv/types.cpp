@@ -206,9 +206,10 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
         decorate(id, buffer_block ? spv::Decoration::BufferBlock : spv::Decoration::Block);
         for (std::uint32_t i = 0; i < ty.members.size(); ++i) {
           if (ty.members[i].built_in.empty()) continue;
-          if (auto b = built_in_from_name(ty.members[i].built_in))
+          if (auto b = built_in_from_name(ty.members[i].built_in)) {
             member_decorate(id, i, spv::Decoration::BuiltIn, {static_cast<std::uint32_t>(*b)});
-          else
+            require_built_in(*b);
+          } else
             fail(fmt::format("unknown built-in '{}' on member {} of '{}'", ty.members[i].built_in, i, ty.name));
         }
       }

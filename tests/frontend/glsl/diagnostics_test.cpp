@@ -15,6 +15,9 @@ TEST_CASE("the stage comes from the file extension, as glslangValidator picks it
   CHECK(glsl::stage_from_path("a/b/shader.vert") == ShaderStage::Vertex);
   CHECK(glsl::stage_from_path("shader.frag") == ShaderStage::Fragment);
   CHECK(glsl::stage_from_path("x.y.comp") == ShaderStage::Compute);
+  CHECK(glsl::stage_from_path("x.geom") == ShaderStage::Geometry);
+  CHECK(glsl::stage_from_path("x.tesc") == ShaderStage::TessControl);
+  CHECK(glsl::stage_from_path("x.tese") == ShaderStage::TessEvaluation);
   CHECK_FALSE(glsl::stage_from_path("shader.glsl").has_value());
   CHECK_FALSE(glsl::stage_from_path("frag").has_value());
 
@@ -154,4 +157,16 @@ TEST_CASE("compiling on several threads at once gives the same modules") {
     });
   for (auto& t : threads) t.join();
   for (const auto& d : dumps) CHECK(d == expected);
+}
+
+TEST_CASE("mesh, task and ray-tracing shaders are refused naming the stage") {
+  for (const auto& [file, stage] : {std::pair{"a.mesh", "mesh"}, std::pair{"a.task", "task"},
+                                    std::pair{"a.rgen", "ray generation"}, std::pair{"a.rchit", "ray closest-hit"}}) {
+    const glsl::Result r = glsl::compile("#version 460\nvoid main() {}\n", file);
+    CHECK_FALSE(r.module.has_value());
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message == fmt::format("the {} shader stage is not supported (Sluice translates vertex, "
+                                                  "fragment, compute, geometry and tessellation shaders)",
+                                                  stage));
+  }
 }

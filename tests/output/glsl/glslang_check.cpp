@@ -22,13 +22,17 @@ EShLanguage language_of(ir::ShaderStage stage) {
     case ir::ShaderStage::Vertex: return EShLangVertex;
     case ir::ShaderStage::Fragment: return EShLangFragment;
     case ir::ShaderStage::Compute: return EShLangCompute;
+    case ir::ShaderStage::Geometry: return EShLangGeometry;
+    case ir::ShaderStage::TessControl: return EShLangTessControl;
+    case ir::ShaderStage::TessEvaluation: return EShLangTessEvaluation;
   }
   return EShLangFragment;
 }
 
 }  // namespace
 
-GlslCheck compile_glsl_text(const std::string& text, ir::ShaderStage stage, const glsl_out::Options& options) {
+GlslCheck compile_glsl_text(const std::string& text, ir::ShaderStage stage, const glsl_out::Options& options,
+                            std::uint32_t spirv_version) {
   initialise_glslang();
   GlslCheck out;
   const EShLanguage language = language_of(stage);
@@ -41,9 +45,11 @@ GlslCheck compile_glsl_text(const std::string& text, ir::ShaderStage stage, cons
   spv_target_env env = SPV_ENV_VULKAN_1_0;
   if (vulkan) {
     shader.setEnvInput(glslang::EShSourceGlsl, language, glslang::EShClientVulkan, 100);
-    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_0);
-    shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+    const bool v11 = spirv_version >= 0x00010300;
+    shader.setEnvClient(glslang::EShClientVulkan, v11 ? glslang::EShTargetVulkan_1_1 : glslang::EShTargetVulkan_1_0);
+    shader.setEnvTarget(glslang::EShTargetSpv, v11 ? glslang::EShTargetSpv_1_3 : glslang::EShTargetSpv_1_0);
     messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+    if (v11) env = SPV_ENV_VULKAN_1_1;
   } else if (spirv) {
     shader.setEnvInput(glslang::EShSourceGlsl, language, glslang::EShClientOpenGL, 100);
     shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);

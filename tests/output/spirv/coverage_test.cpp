@@ -353,6 +353,28 @@ Module compute_module() {
   return m;
 }
 
+// A geometry shader: points in, points out, an output on stream 0 and the
+// four vertex emission instructions.
+Module geometry_module() {
+  Module m(ShaderStage::Geometry);
+  m.shader().input_primitive = Primitive::Points;
+  m.shader().output_primitive = Primitive::Points;
+  m.shader().output_vertices = 2;
+  Builder b(m);
+  Decorations out;
+  out.location = 0;
+  out.stream = 0;
+  VariableId v = b.add_global({"v", NameSource::Interface}, kFloat, StorageClass::Output, Precision::None, out);
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  ok(b.store(v, kFloatOne));
+  ok(b.emit(Opcode::EmitVertex, {}));
+  ok(b.emit(Opcode::EndPrimitive, {}));
+  ok(b.emit(Opcode::EmitStreamVertex, {kIntZero}));
+  ok(b.emit(Opcode::EndStreamPrimitive, {kIntZero}));
+  ok(b.terminate(Opcode::Return));
+  return m;
+}
+
 void collect_opcodes(const Module& m, std::set<Opcode>& used, std::set<std::uint16_t>& texture_flags) {
   for (std::uint32_t f = 0; f < m.function_count(); ++f)
     for (const Block& b : m.function(FunctionId(f)).blocks)
@@ -367,7 +389,8 @@ void collect_opcodes(const Module& m, std::set<Opcode>& used, std::set<std::uint
 TEST_CASE("every opcode: valid SPIR-V on every target, with and without promotion") {
   const Module fragment = fragment_module();
   const Module compute = compute_module();
-  for (const Module* m : {&fragment, &compute}) {
+  const Module geometry = geometry_module();
+  for (const Module* m : {&fragment, &compute, &geometry}) {
     const auto problems = validator::validate(*m);
     INFO(validator::describe(*m, problems));
     REQUIRE(problems.empty());
@@ -383,6 +406,7 @@ TEST_CASE("every opcode: valid SPIR-V on every target, with and without promotio
   std::set<std::uint16_t> flags;
   collect_opcodes(fragment, used, flags);
   collect_opcodes(compute, used, flags);
+  collect_opcodes(geometry, used, flags);
   std::string missing;
   for (std::size_t k = 0; k < kOpcodeCount; ++k)
     if (!used.count(static_cast<Opcode>(k))) missing += std::string(name(static_cast<Opcode>(k))) + " ";

@@ -1,0 +1,57 @@
+// The geometry and tessellation shaders of ../shared/corpus/glsl-stages/ with
+// the glslang options INDEX.md section (d) gives each one (--aml --amb, a
+// --target-env): the options that make glslang's own SPIR-V valid, which the
+// corpus tests give the GLSL front end and the SPIR-V output too.
+#pragma once
+
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "golden_file.h"
+
+namespace sluice::testing {
+
+struct StageShader {
+  std::string path;      // absolute
+  std::string file;      // e.g. "spv.400.tesc"
+  bool automap = false;  // --aml --amb
+  std::string target_env = "vulkan1.0";
+};
+
+// Every row of INDEX.md's glsl-stages table, in its order; empty when the
+// corpus is missing (the callers REQUIRE the count they expect).
+// The shaders the GLSL front end refuses, each with its reason
+// (docs/testing.md, "Geometry and tessellation shaders").
+inline const std::map<std::string, std::string>& refused_stage_shaders() {
+  static const std::map<std::string, std::string> list{
+      {"location_aliasing.tesc", "double inputs: the IR has no 64-bit types"},
+      {"spv.450.tesc", "a block member's location out of the members' order (glslang's own SPIR-V fails spirv-val)"},
+      {"spv.GeometryShaderPassthrough.geom", "layout(passthrough): GL_NV_geometry_shader_passthrough, NVIDIA-only"},
+      {"spv.multiviewPerViewAttributes.tesc", "GL_NVX_multiview_per_view_attributes built-ins, NVIDIA-only"},
+      {"spv.stereoViewRendering.tesc", "viewport_relative, secondary_view_offset: GL_NV_stereo_view_rendering"},
+      {"spv.viewportArray2.tesc", "viewport_relative, gl_ViewportMask: GL_NV_viewport_array2, NVIDIA-only"},
+  };
+  return list;
+}
+
+inline std::vector<StageShader> stage_shaders(const std::string& corpus) {
+  std::vector<StageShader> out;
+  const std::string index = read_file(corpus + "/INDEX.md");
+  static const std::regex row(R"(\| glsl-stages/([^ |]+) \|[^|]*\|[^|]*\|[^|]*\| `glslangValidator ([^`]*)` \|)");
+  for (auto it = std::sregex_iterator(index.begin(), index.end(), row); it != std::sregex_iterator(); ++it) {
+    StageShader s;
+    s.file = (*it)[1].str();
+    s.path = corpus + "/glsl-stages/" + s.file;
+    const std::string options = (*it)[2].str();
+    s.automap = options.find("--aml") != std::string::npos;
+    static const std::regex env("--target-env (\\S+)");
+    std::smatch m;
+    if (std::regex_search(options, m, env)) s.target_env = m[1].str();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace sluice::testing
