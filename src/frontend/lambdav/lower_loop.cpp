@@ -76,9 +76,7 @@ Lowered Lowerer::lower_rec_func(std::uint32_t index, const ArgList& args, const 
   frame->values[f.param_count] = Value::of(ValueKind::Rec, loop_index);
 
   const NodeId body = ast_.items(f.node)[2];
-  ++closures_[index].active;
   auto result = lower(body, frame, nullptr, loop_index);
-  --closures_[index].active;
   if (!result) return result;
   auto type = finish_tail(*result, body);
   if (!type) return std::nullopt;
