@@ -39,7 +39,10 @@ bool tokenize(std::string_view text, Tokens& out) {
       ++i;
     } else {
       const std::size_t start = i;
-      while (i < text.size() && !std::strchr(" \t\r\n();", text[i])) ++i;
+      // Not strchr: it finds a NUL byte (the terminator), which would stop
+      // this loop without consuming anything (found by the fuzzer: an
+      // endless run of empty tokens).
+      while (i < text.size() && std::string_view(" \t\r\n();").find(text[i]) == std::string_view::npos) ++i;
       out.items.emplace_back(text.substr(start, i - start));
     }
   }
