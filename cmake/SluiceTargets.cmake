@@ -7,6 +7,13 @@ target_compile_options(sluice_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow
 if(SLUICE_WERROR)
   target_compile_options(sluice_flags INTERFACE -Werror)
 endif()
+if(SLUICE_FUZZ)
+  # Coverage instrumentation for libFuzzer plus the sanitizers; every
+  # undefined-behaviour report stops the run like a crash.
+  target_compile_options(sluice_flags INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+    -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  target_link_options(sluice_flags INTERFACE -fsanitize=address,undefined)
+endif()
 if(SLUICE_SANITIZE)
   target_compile_options(sluice_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
   target_link_options(sluice_flags INTERFACE -fsanitize=address,undefined)

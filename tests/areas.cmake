@@ -38,4 +38,25 @@ if(TARGET sluice_lambdav AND TARGET sluice)
   add_test(NAME "xcheck: λV loop nests, all workarounds" COMMAND sluice xcheck ${loop_nests} --workarounds=all -O0)
   set_tests_properties("xcheck: λV loop nests" "xcheck: λV loop nests, all workarounds" PROPERTIES
     FIXTURES_REQUIRED lambdav_loop_nests TIMEOUT 900)
+
+# Inputs the fuzzers found, through the fuzz targets' pipelines (any
+# compiler); then, where clang with libFuzzer is installed, each fuzz
+# target in regression mode: every saved input, then 20 s of fuzzing
+# (scripts/fuzz --regression). The fuzz build is one fixture, made once.
+if(TARGET sluice_fuzz_pipeline)
+  sluice_test(fuzz sluice_fuzz_pipeline)
+  find_program(SLUICE_CLANGXX NAMES clang++-14)
+  find_file(SLUICE_LIBFUZZER libclang_rt.fuzzer-x86_64.a PATHS /usr/lib/llvm-14/lib/clang PATH_SUFFIXES
+    14.0.6/lib/linux 14/lib/linux NO_DEFAULT_PATH)
+  if(SLUICE_CLANGXX AND SLUICE_LIBFUZZER)
+    add_test(NAME "fuzz: build" COMMAND ${PROJECT_SOURCE_DIR}/scripts/fuzz --build-only)
+    set_tests_properties("fuzz: build" PROPERTIES FIXTURES_SETUP sluice_fuzz_build TIMEOUT 1200)
+    foreach(target lambdav glsl ir)
+      add_test(NAME "fuzz: ${target} (regression)" COMMAND ${PROJECT_SOURCE_DIR}/scripts/fuzz ${target} 20
+        --regression --out ${CMAKE_BINARY_DIR}/fuzz-runs/${target})
+      set_tests_properties("fuzz: ${target} (regression)" PROPERTIES FIXTURES_REQUIRED sluice_fuzz_build TIMEOUT 600)
+    endforeach()
+  else()
+    message(STATUS "clang++-14 with libFuzzer not found: the fuzz targets are not run (scripts/setup installs them)")
+  endif()
 endif()

@@ -6,7 +6,8 @@
 //   ir-dump [--validate] [--dot] FILE     (FILE "-" reads stdin as .ir)
 //
 // Exit status: 0 on success, 1 when the file cannot be read or parsed or
-// (with --validate) the module has problems, 2 for bad command lines.
+// (with --validate) the module has problems, 2 for bad command lines and
+// internal errors (`error: internal: …`, tools/internal_error.h).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "frontend/lambdav/lambdav.h"
 #include "ir/dot.h"
 #include "ir/dump.h"
+#include "internal_error.h"
 #include "ir/parse.h"
 #ifdef SLUICE_HAVE_VALIDATOR
 #include "validator/validator.h"
@@ -63,9 +65,7 @@ sluice::ir::ParseResult load_module(const std::string& text, const std::string& 
   return sluice::ir::parse_module(text, name);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Reads a Sluice IR text file (.ir) and prints it back, or as a Graphviz graph.", "ir-dump"};
   app.set_version_flag("--version", "ir-dump 0.1.0");
   std::string path;
@@ -104,3 +104,7 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return sluice::tools::run_guarded("ir-dump", [&] { return run(argc, argv); }); }

@@ -4,13 +4,16 @@
 #include <string>
 #include <vector>
 
+#include "internal_error.h"
 #include "sluice_commands.h"
 
 #ifndef SLUICE_VERSION
 #define SLUICE_VERSION "unknown"
 #endif
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace sluice::tools;
   CLI::App app{"Sluice: a shader compiler toolkit around a structured-control-flow IR", "sluice"};
   app.set_version_flag("--version", std::string("sluice ") + SLUICE_VERSION);
@@ -30,3 +33,7 @@ int main(int argc, char** argv) {
     if (sub->parsed()) return action();
   return kExitUsage;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return sluice::tools::run_guarded("sluice", [&] { return run(argc, argv); }); }

@@ -15,7 +15,10 @@ namespace sluice::tools {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;     // bad input: diagnostics were printed
 inline constexpr int kExitUsage = 2;     // bad command line
-inline constexpr int kExitInternal = 3;  // a bug in Sluice (e.g. invalid IR from a front end)
+// A bug in Sluice (invalid IR from a front end or a pass, an exception
+// escaping a command): "error: internal: …", exit code 2 as issue 16 asks
+// (tools/internal_error.h guards every main()).
+inline constexpr int kExitInternal = 2;
 
 using CommandAction = std::function<int()>;
 

@@ -146,10 +146,10 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     return out;
   }
   if (auto problems = validation_messages(*module); !problems.empty()) {
-    std::string text = fmt::format("sluice: internal error: the front end produced invalid IR for '{}' (please report this):\n",
+    std::string text = fmt::format("sluice: error: internal: the front end produced invalid IR for '{}' (please report this):\n",
                                    display_name);
     for (const auto& p : problems) text += p + "\n";
-    out.failure = {text, 3};
+    out.failure = {text, 2};
     return out;
   }
   transform::PassManager pm;
@@ -168,7 +168,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   }
   auto ran = pm.run(*module, *pipeline, run);
   if (!ran) {
-    out.failure = {fmt::format("sluice: internal error: {}\n", ran.error()), 3};
+    out.failure = {fmt::format("sluice: error: internal: {}\n", ran.error()), 2};
     return out;
   }
   // Workarounds come last, so no pass undoes the shape they make.

@@ -48,7 +48,7 @@ std::string resolve_auto_workarounds(PipelineOptions& options, const transform::
 
 struct StepFailure {
   std::string message;  // ready for stderr, ends in a newline
-  int exit_code = 1;    // 1: bad input; 3: a bug in Sluice (invalid IR)
+  int exit_code = 1;    // 1: bad input; 2: a bug in Sluice (invalid IR), kExitInternal
 };
 
 template <class T>

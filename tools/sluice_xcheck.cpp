@@ -67,9 +67,10 @@ std::map<std::string, std::string> read_known_failures(const std::string& path) 
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
+    // A name alone, with or without trailing blanks, has no reason.
     const auto space = line.find_first_of(" \t");
-    std::string reason = space == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", space));
-    out[line.substr(0, space)] = reason;
+    const auto reason_at = space == std::string::npos ? space : line.find_first_not_of(" \t", space);
+    out[line.substr(0, space)] = reason_at == std::string::npos ? "" : line.substr(reason_at);
   }
   return out;
 }

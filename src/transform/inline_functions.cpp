@@ -20,13 +20,27 @@
 //
 // Not inlined: recursive functions (a cycle in the call graph), functions
 // that return from inside a loop or switch (a Break there would leave the
-// inner construct, not the inlined body), and calls that would grow the
-// caller past InlineOptions::max_function_instructions.
+// inner construct, not the inlined body), and calls over a budget.
+//
+// Budgets (InlineOptions): inlining alone can grow a module exponentially
+// (f_k calling f_{k-1} twice doubles at each level), so before a call
+// site's copy is made, its cost (the callee's final size plus the copies
+// of its parameters) is checked against what the caller and the module may
+// still take; a call that does not fit stays a call (valid IR either way,
+// outputs handle calls). The module's budget is fixed when the pass starts:
+// max(before * max_module_growth, before + module_growth_slack), capped by
+// max_module_instructions. This is the usual bottom-up inliner with a
+// growth limit, as in LLVM's inline cost model and GCC's
+// inline-unit-growth (--param inline-unit-growth, a percentage of the
+// unit's size) — here kept deliberately simple: no profitability model,
+// GLSL has no recursion and outputs want calls gone when they fit.
 //
 // Algorithm: a depth-first walk of the call graph with an explicit stack
 // gives callees before callers and marks every function on a cycle; each
 // function is then transformed once with transform_block, and each call
-// site copies an already final callee. Linear in the size of the output.
+// site copies an already final callee. The work is linear in the size of
+// the output, which the budgets bound by a constant factor of the input.
+#include <algorithm>
 #include <unordered_map>
 
 #include "ir/operands.h"
@@ -63,6 +77,11 @@ class Inliner {
   PassResult run() {
     const std::vector<FunctionId> order = callees_first();
     for (FunctionId f : order) inlinable_[f.index()] = can_inline(f);
+    std::size_t total = 0;
+    for (FunctionId f : order) total += size_[f.index()];
+    const std::size_t budget =
+        std::max(total, std::min(options_.max_module_instructions,
+                                 std::max(total * options_.max_module_growth, total + options_.module_growth_slack)));
     bool changed = false;
     for (FunctionId f : order) {
       bool here = false;
@@ -70,11 +89,15 @@ class Inliner {
         if (inst.opcode != Opcode::Call || inst.operands.empty() || !inst.operands[0].is_function()) return {};
         const FunctionId callee = inst.operands[0].as_function();
         if (callee.index() >= m_.function_count() || callee == f || !inlinable_[callee.index()]) return {};
-        if (size_[f.index()] + size_[callee.index()] > options_.max_function_instructions) return {};
+        // The budgets, before anything is copied: the callee's body, its
+        // parameters' copies in and out, and the DoLoop wrapper.
+        const std::size_t cost = size_[callee.index()] + 3 * m_.function(callee).params.size() + 3;
+        if (size_[f.index()] + cost > options_.max_function_instructions || total + cost > budget) return {};
         if (!well_formed_call(callee, inst)) return {};
         auto head = inline_call(f, callee, inst);
         if (!head) return {};
-        size_[f.index()] += size_[callee.index()];
+        size_[f.index()] += cost;
+        total += cost;
         here = true;
         return {Transform::add_block(*head)};
       });

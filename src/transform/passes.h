@@ -64,10 +64,19 @@ PassResult loop_exit_in_header(ir::Module& m);
 PassResult eliminate_common_subexpressions(ir::Module& m);
 
 struct InlineOptions {
-  // A caller stops taking inlined bodies once it has this many
-  // instructions, which bounds the output (inlining can otherwise grow a
-  // module exponentially).
+  // Budgets, checked at each call site before its copy is made, so that
+  // inlining can never turn a small module into a huge one (it can
+  // otherwise grow a module exponentially: f_k calling f_{k-1} twice).
+  // A call stays a call when any of them would be exceeded:
+  // - the caller would grow past this many instructions;
   std::size_t max_function_instructions = 200000;
+  // - the module would grow past max(before * max_module_growth,
+  //   before + module_growth_slack) instructions, `before` being its size
+  //   when the pass starts;
+  std::size_t max_module_growth = 4;
+  std::size_t module_growth_slack = 50000;
+  // - or past this many instructions in all (unless it was larger already).
+  std::size_t max_module_instructions = 1000000;
 };
 // Replaces calls by the callee's body, copying arguments in and out as
 // in/out/inout require.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <random>
+#include <regex>
 
 #include "all_constructs.h"
 #include "ir/dump.h"
@@ -203,4 +204,23 @@ TEST_CASE("truncations and byte mutations of a golden dump never crash the parse
     }
     check_parses_or_diagnoses(mutated);
   }
+}
+
+TEST_CASE("the register id limit, at it and one past it") {
+  // Limit: ids below the text's length + 65536 (docs/limits.md). Every r17
+  // of the ANGLE example is renamed to a five-digit id, so the text's
+  // length does not depend on which one.
+  std::string text = dump(testing::build_angle_example());
+  const std::regex r17("\\br17\\b");
+  REQUIRE(std::regex_search(text, r17));
+  const std::size_t length = std::regex_replace(text, r17, "r00000").size();
+  const std::size_t at = length + 65535, past = length + 65536;
+  REQUIRE(std::to_string(past).size() == 5);
+  const std::string ok = std::regex_replace(text, r17, "r" + std::to_string(at));
+  REQUIRE(ok.size() == length);
+  const ParseResult r = parse_module(ok, "at.ir");
+  INFO(render(r.diagnostics, ok));
+  CHECK(r.ok());
+  CHECK_THAT(first_error(std::regex_replace(text, r17, "r" + std::to_string(past))),
+             Catch::Contains(fmt::format("r{} is too large an id for a text of {} bytes", past, length)));
 }

@@ -329,3 +329,40 @@ TEST_CASE("a chained assignment keeps every store through --emit glsl -O0") {
     CHECK(stores(second.out) == stores(first.out));
   }
 }
+
+// Issue 16: closed functions each applying the previous one twice become
+// IR functions (small at -O0); -O1's inliner must not copy 2^40 bodies.
+// Its budgets bound the output; timings are in bench/ (BM_DoublingO1).
+TEST_CASE("the doubling program compiles to bounded output at every -O level") {
+  Scratch s;
+  std::string src = "(define f0 (func (x) (* x 2)))\n";
+  for (int k = 1; k <= 40; ++k)
+    src += "(define f" + std::to_string(k) + " (func (x) (f" + std::to_string(k - 1) + " (f" + std::to_string(k - 1) +
+           " x))))\n";
+  src += "(output 0 (vec4 (f40 (.x (frag-coord))) 0 0 1))\n";
+  const fs::path file = s.write("doubling.lv", src);
+  for (const char* level : {"-O0", "-O1"}) {
+    INFO(level);
+    const Run spv = run_sluice(s, "compile " + quote(file.string()) + " " + level + " --emit spv --validate -o " +
+                                      quote((s.dir / "out.spv").string()));
+    CHECK(spv.code == 0);
+    CHECK(spv.err == "");
+    // 40 levels of 2 calls each; inlined completely that is 2^40 multiplies.
+    CHECK(fs::file_size(s.dir / "out.spv") < 4'000'000);
+    const Run glsl = run_sluice(s, "compile " + quote(file.string()) + " " + level + " --emit glsl");
+    CHECK(glsl.code == 0);
+    CHECK(glsl.out.size() < 4'000'000);
+  }
+}
+
+TEST_CASE("a known-failures line with a name and trailing blanks but no reason") {
+  // It made `sluice xcheck` throw std::out_of_range out of main (issue 16).
+  Scratch s;
+  const fs::path shader = s.write("skipped.lv", "; expect: 1 0 0 1\n(vec4 0 1 0 1)\n");
+  const fs::path known = s.write("known.txt", "# comment\nskipped.lv   \nother.lv\t\n");
+  const Run r = run_sluice(s, "xcheck " + quote(shader.string()) + " --known-failures " + quote(known.string()));
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, !Catch::Contains("internal"));
+  CHECK_THAT(r.out, Catch::Contains("known-failure"));
+  CHECK_THAT(r.out, Catch::Contains("0 passed, 0 failed"));
+}

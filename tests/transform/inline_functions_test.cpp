@@ -151,3 +151,96 @@ TEST_CASE("the inline budget bounds growth") {
   CHECK_FALSE(*r);
   CHECK(testing::count_instructions(t.m, Opcode::Call) == 1);
 }
+
+namespace {
+
+// f_0(x) = x * 2; f_k(x) = f_{k-1}(f_{k-1}(x)); main stores f_n(v).
+// Inlining everything would make 2^n copies of f_0 (issue 16's doubling
+// program, as IR).
+Module doubling_chain(std::size_t n) {
+  Module m{ShaderStage::Fragment};
+  Builder b{m};
+  Decorations loc0;
+  loc0.location = 0;
+  const VariableId color =
+      b.add_global({"color", NameSource::Interface}, predefined::kFloat, StorageClass::Output, Precision::High, loc0);
+  const VariableId input =
+      b.add_global({"v", NameSource::Interface}, predefined::kFloat, StorageClass::Input, Precision::High, loc0);
+  FunctionId previous;
+  for (std::size_t k = 0; k <= n; ++k) {
+    const FunctionId f = b.begin_function({"f" + std::to_string(k), NameSource::Internal}, predefined::kFloat,
+                                          Precision::High);
+    const VariableId x =
+        b.add_parameter(f, {"x", NameSource::Internal}, predefined::kFloat, ParamDirection::In, Precision::High);
+    auto xv = must(b.load(x));
+    if (k == 0) {
+      must(b.terminate(Opcode::Return, must(b.emit(Opcode::Mul, {xv, m.float_constant(2)}))));
+    } else {
+      auto once = must(b.emit(Opcode::Call, {previous, xv}));
+      must(b.terminate(Opcode::Return, must(b.emit(Opcode::Call, {previous, once}))));
+    }
+    previous = f;
+  }
+  b.begin_function({"main", NameSource::Internal}, predefined::kVoid);
+  must(b.store(color, must(b.emit(Opcode::Call, {previous, must(b.load(input))}))));
+  must(b.terminate(Opcode::Return));
+  return m;
+}
+
+std::size_t total_instructions(const Module& m) {
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
+    const Function& f = m.function(FunctionId(i));
+    if (f.entry.valid()) visit(f, [&](const BlockVisit&, const Block& blk) {
+        n += blk.instructions.size();
+        return VisitAction::VisitSubBlocks;
+      });
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("inlining a doubling chain stays within the module budget") {
+  // 40 levels: 2^40 copies unbounded. The budget is fixed before any copy:
+  // max(4 * before, before + 50,000) instructions.
+  Module m = doubling_chain(40);
+  testing::require_valid(m);
+  const std::size_t before = total_instructions(m);
+  CHECK(testing::run_passes(m, "inline"));
+  const std::size_t after = total_instructions(m);
+  CHECK(after > before);
+  // simplify-cfg (inside the pass) only removes instructions, so the
+  // inliner's own count bounds what is left.
+  CHECK(after <= std::max(4 * before, before + 50'000));
+  // The calls left are the ones past the budget.
+  CHECK(testing::count_instructions(m, Opcode::Call) > 0);
+}
+
+TEST_CASE("the module budget at its limit and just past it") {
+  // f_1 calls f_0 twice; each inlined call costs f_0's size (Load, Mul,
+  // Return = 3) + 3 per parameter + 3 for the wrapper = 9 instructions.
+  const std::size_t cost = 9;
+  for (const std::size_t slack : {2 * cost, 2 * cost - 1, cost, cost - 1}) {
+    Module m = doubling_chain(1);
+    const std::size_t calls_before = testing::count_instructions(m, Opcode::Call);
+    transform::InlineOptions o;
+    o.max_module_growth = 1;
+    o.module_growth_slack = slack;
+    auto r = transform::inline_functions(m, o);
+    REQUIRE(r.ok());
+    testing::require_valid(m);
+    INFO("slack " << slack);
+    // Exactly slack / cost calls fit (main's call of f_1 costs more).
+    CHECK(testing::count_instructions(m, Opcode::Call) == calls_before - slack / cost);
+  }
+}
+
+TEST_CASE("the absolute module cap bounds every run, even repeated") {
+  Module m = doubling_chain(30);
+  transform::InlineOptions o;
+  o.max_module_instructions = 5'000;
+  for (int round = 0; round < 4; ++round) REQUIRE(transform::inline_functions(m, o).ok());
+  testing::require_valid(m);
+  CHECK(total_instructions(m) <= 5'000);
+}

@@ -271,12 +271,12 @@ Lowered Lowerer::apply_pending(Value v, const ArgList* pending, std::uint32_t ta
     // The closures whose value this list is applied to are done with their
     // bodies on this path: (compose f g) may be applied again inside the
     // application of its result.
-    for (const Release* r = args.releases; r; r = r->next) --closures_[r->closure].active;
+    for (const Release* r = args.releases; r; r = r->next) deactivate(*r->key);
     struct Reacquire {
       Lowerer& l;
       const Release* releases;
       ~Reacquire() {
-        for (const Release* r = releases; r; r = r->next) ++l.closures_[r->closure].active;
+        for (const Release* r = releases; r; r = r->next) l.activate(*r->key);
       }
     } reacquire{*this, args.releases};
     switch (v.kind) {
@@ -309,13 +309,20 @@ Lowered Lowerer::apply_closure(std::uint32_t index, const ArgList& args, const A
   if (args.count != f.param_count)
     return error(args.call, fmt::format("{} takes {} argument{}, {} given", function_name(c), f.param_count,
                                         f.param_count == 1 ? "" : "s", args.count));
-  if (c.active > 0) {
+  const ApplicationKey key = application_key(index, args);
+  if (active_.count(key)) {
     const Node& def = node(f.node);
     return error(args.call,
                  fmt::format("recursion through func: {} (defined at {}:{}) is applied inside its own body; λV "
                              "functions cannot call themselves, write the loop with rec-func and rec",
                              function_name(c), def.line, def.column));
   }
+  activate(key);
+  struct Deactivate {
+    Lowerer& l;
+    const ApplicationKey& key;
+    ~Deactivate() { l.deactivate(key); }
+  } deactivate_at_end{*this, key};
   if (f.is_rec) return lower_rec_func(index, args, rest);
 
   bool first_order = true;
@@ -335,16 +342,28 @@ Lowered Lowerer::apply_closure(std::uint32_t index, const ArgList& args, const A
   // value, possibly inside its branches); applying them releases this
   // closure, so only applications inside its own body count as recursion.
   ArgList released;
-  Release release{index, nullptr};
+  Release release{&key, nullptr};
   if (rest) {
     released = *rest;
     release.next = rest->releases;
     released.releases = &release;
   }
-  ++closures_[index].active;
-  auto r = lower(ast_.items(f.node)[2], frame, rest ? &released : nullptr, tail);
-  --closures_[index].active;
-  return r;
+  return lower(ast_.items(f.node)[2], frame, rest ? &released : nullptr, tail);
+}
+
+ApplicationKey Lowerer::application_key(std::uint32_t closure, const ArgList& args) const {
+  ApplicationKey key{closure};
+  key.reserve(1 + 2 * args.count);
+  for (const Value& a : args.args()) {
+    key.push_back(static_cast<std::uint32_t>(a.kind));
+    key.push_back(a.is_runtime() ? a.type.index() : a.index);
+  }
+  return key;
+}
+
+void Lowerer::deactivate(const ApplicationKey& key) {
+  auto it = active_.find(key);
+  if (it != active_.end() && --it->second == 0) active_.erase(it);
 }
 
 Lowered Lowerer::lower_condition(NodeId cond_node, const Frame* env) {

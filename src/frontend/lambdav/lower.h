@@ -54,11 +54,16 @@ std::span<const typename C::value_type> as_span(const C& c) {
 
 inline constexpr std::uint32_t kNoTail = std::numeric_limits<std::uint32_t>::max();
 
-// Closures whose bodies have been lowered up to their value by the time an
-// argument list is applied (see apply_closure): applying the list is no
-// longer inside those bodies, so it may apply them again.
+// An application being lowered, as the recursion check compares them: the
+// closure, then for each argument its kind and its closure/builtin index
+// or, for a run-time value, its type (see Lowerer::application_key).
+using ApplicationKey = std::vector<std::uint32_t>;
+
+// Applications whose bodies have been lowered up to their value by the time
+// an argument list is applied (see apply_closure): applying the list is no
+// longer inside those bodies, so it may make them again.
 struct Release {
-  std::uint32_t closure = 0;
+  const ApplicationKey* key = nullptr;
   const Release* next = nullptr;
 };
 
@@ -105,6 +110,9 @@ class Lowerer {
   Lowered apply_pending(Value v, const ArgList* pending, std::uint32_t tail);
   Lowered apply_closure(std::uint32_t closure, const ArgList& args, const ArgList* rest, std::uint32_t tail);
   Value make_closure(std::uint32_t func, const Frame* env);
+  ApplicationKey application_key(std::uint32_t closure, const ArgList& args) const;
+  void activate(const ApplicationKey& key) { ++active_[key]; }
+  void deactivate(const ApplicationKey& key);
   Value lookup(const Frame* env, BindingRef b) const;
   Frame* new_frame(const Frame* parent, std::uint32_t size);
   std::string function_name(const Closure& c) const;
@@ -205,6 +213,13 @@ class Lowerer {
   // FuncInfo index -> its header form (nullopt: the general lowering).
   std::unordered_map<std::uint32_t, std::optional<HeaderForm>> header_forms_;
   std::map<std::string, std::uint32_t> function_names_;
+  // Applications being lowered right now (a count per key). Lowering is
+  // deterministic in its key — run-time values never choose what is
+  // lowered, only their types do — so meeting an active key again is
+  // recursion that would never end: "recursion through func". Different
+  // function arguments (h applied to a lambda whose body applies h to
+  // another function) are different keys and lower normally.
+  std::unordered_map<ApplicationKey, std::uint32_t, KeyHash> active_;
 
   ir::VariableId frag_coord_;
   CompileStats stats_;

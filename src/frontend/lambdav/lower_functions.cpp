@@ -72,9 +72,7 @@ Lowerer::CallOutcome Lowerer::call_ir_function(std::uint32_t index, const ArgLis
       }
       frame->values[i] = Value::runtime(args.values[i].type, *loaded);
     }
-    ++closures_[index].active;
     auto body = lower(ast_.items(f.node)[2], frame, nullptr, kNoTail);
-    --closures_[index].active;
     if (!body) return CallOutcome::Failed;
     const bool gives_value = body->is_runtime();
     if (gives_value) m_.function(callee).return_type = body->type;

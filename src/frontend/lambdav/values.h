@@ -72,7 +72,6 @@ struct Closure {
   // equal ones (same func node, same free values) share this id, and may be
   // lowered once as an IR function per argument types.
   std::uint32_t closed_id = kNotClosed;
-  std::uint32_t active = 0;        // applications of it being lowered right now
 };
 
 // A bump allocator for frames and their values, which live as long as the

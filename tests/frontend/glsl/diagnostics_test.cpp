@@ -170,3 +170,27 @@ TEST_CASE("mesh, task and ray-tracing shaders are refused naming the stage") {
                                                   stage));
   }
 }
+
+TEST_CASE("the syntax-tree depth limit, at it and one past it") {
+  // `a + a + … + a` with n operators: glslang's tree is about n deep. The
+  // largest n that translates is at the limit; n + 1 gets the diagnostic.
+  auto shader = [](std::size_t n) {
+    std::string sum = "a";
+    for (std::size_t i = 0; i < n; ++i) sum += " + a";
+    return "#version 450\nlayout(location = 0) in float a;\nlayout(location = 0) out vec4 c;\nvoid main() {\n  c = vec4(" +
+           sum + ");\n}\n";
+  };
+  auto translates = [&](std::size_t n) { return glsl::compile(shader(n), "deep.frag").module.has_value(); };
+  std::size_t lo = glsl::kMaxAstDepth - 20, hi = glsl::kMaxAstDepth + 1;  // translates at lo, not at hi
+  REQUIRE(translates(lo));
+  REQUIRE_FALSE(translates(hi));
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (translates(mid) ? lo : hi) = mid;
+  }
+  testing::compile_valid(shader(lo), "at.frag");
+  const glsl::Result past = glsl::compile(shader(lo + 1), "past.frag");
+  REQUIRE_FALSE(past.diagnostics.empty());
+  CHECK(past.diagnostics[0].message ==
+        "nesting deeper than " + std::to_string(glsl::kMaxAstDepth) + " syntax tree levels is not supported");
+}

@@ -172,3 +172,48 @@ TEST_CASE("well-formed random programs lower to valid IR and run") {
     CHECK(std::isfinite(evaluate(m).at(0).at(0)));
   }
 }
+
+TEST_CASE("the step budget, at it and one past it") {
+  const std::string src = lambdav::generate::doubling(8, true);
+  const auto measured = lambdav::compile(src, lv_options());
+  REQUIRE(measured.ok());
+  const std::uint64_t steps = measured.stats.steps;
+  auto at = lv_options();
+  at.max_steps = steps;
+  CHECK(lambdav::compile(src, at).ok());
+  auto past = lv_options();
+  past.max_steps = steps - 1;
+  CHECK_THAT(lv_error(src, past),
+             Catch::Contains("program too large: lowering it takes more than " + std::to_string(steps - 1) + " steps"));
+}
+
+TEST_CASE("the evaluation depth limit, at it and one past it") {
+  // A chain of n inlined functions (they capture a run-time value) nests
+  // about n levels; the smallest max_depth that compiles it is the limit.
+  auto chain = [](std::size_t n) {
+    std::string src = "(define k (.x (frag-coord)))\n(define f0 (func (x) (+ x k)))\n";
+    for (std::size_t i = 1; i <= n; ++i)
+      src += "(define f" + std::to_string(i) + " (func (x) (f" + std::to_string(i - 1) + " x)))\n";
+    return src + "(vec4 (f" + std::to_string(n) + " 1) 0 0 1)";
+  };
+  auto compiles_with = [](const std::string& src, std::uint32_t depth) {
+    auto o = lv_options();
+    o.max_depth = depth;
+    return lambdav::compile(src, o).ok();
+  };
+  const std::string src = chain(100);
+  std::uint32_t lo = 1, hi = lambdav::kDefaultMaxDepth;  // fails at lo, compiles at hi
+  REQUIRE(compiles_with(src, hi));
+  REQUIRE_FALSE(compiles_with(src, lo));
+  while (hi - lo > 1) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    (compiles_with(src, mid) ? hi : lo) = mid;
+  }
+  // At the limit it compiles; one level less is the documented error.
+  auto past = lv_options();
+  past.max_depth = hi - 1;
+  CHECK_THAT(lv_error(src, past), Catch::Contains("nest more than " + std::to_string(hi - 1) + " levels"));
+  // The depth counts the inlined bodies: a longer chain nests deeper.
+  CHECK(hi > 100);
+  CHECK_FALSE(compiles_with(chain(200), hi));
+}
