@@ -95,11 +95,8 @@ Lowered Lowerer::lower_rec_func(std::uint32_t index, const ArgList& args, const 
   if (!blocks) return error(args.call, "internal error: " + blocks.error());
 
   const HeaderForm* form = options_.loop_exit_in_header ? header_form(c.func) : nullptr;
-  ++closures_[index].active;
-  auto result = form ? lower_rec_func_header(*form, loop_index, c.env, *blocks)
-                     : lower_rec_func_general(loop_index, c.env, *blocks, args.call);
-  --closures_[index].active;
-  return result;
+  return form ? lower_rec_func_header(*form, loop_index, c.env, *blocks)
+              : lower_rec_func_general(loop_index, c.env, *blocks, args.call);
 }
 
 Frame* Lowerer::load_loop_frame(std::uint32_t loop_index, const Frame* env, NodeId at,
