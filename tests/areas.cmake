@@ -38,6 +38,7 @@ if(TARGET sluice_lambdav AND TARGET sluice)
   add_test(NAME "xcheck: λV loop nests, all workarounds" COMMAND sluice xcheck ${loop_nests} --workarounds=all -O0)
   set_tests_properties("xcheck: λV loop nests" "xcheck: λV loop nests, all workarounds" PROPERTIES
     FIXTURES_REQUIRED lambdav_loop_nests TIMEOUT 900)
+endif()
 
 # Inputs the fuzzers found, through the fuzz targets' pipelines (any
 # compiler); then, where clang with libFuzzer is installed, each fuzz
