@@ -23,6 +23,7 @@ if(TARGET sluice_exec)
 endif()
 include(${CMAKE_CURRENT_SOURCE_DIR}/output/glsl/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_glsl) inside
 include(${CMAKE_CURRENT_SOURCE_DIR}/output/spirv/links.cmake OPTIONAL)  # guarded by if(TARGET test_output_spirv) inside
-if(TARGET sluice_spirv_module)
-  sluice_test(frontend/spirv sluice_spirv_module)
+if(TARGET sluice_spirv_cfg)
+  sluice_test(frontend/spirv sluice_spirv_cfg sluice_spirv_module)
+  target_compile_definitions(test_frontend_spirv PRIVATE SLUICE_SPIRV_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}/frontend/spirv")
 endif()

@@ -98,7 +98,9 @@ void set_word_offsets(Module& m) {
 }
 
 ParseError at(const Module& m, InstrIndex i, std::string message) {
-  return ParseError{std::move(message), m.instructions[i].word_offset, i};
+  ParseError e{std::move(message), m.instructions[i].word_offset, i};
+  e.structural = true;
+  return e;
 }
 
 std::string op_name(spv::Op op) {
@@ -162,7 +164,11 @@ std::optional<ParseError> build_functions(Module& m) {
       block.reset();
     }
   }
-  if (fn) return ParseError{"function %" + std::to_string(fn->id) + " has no OpFunctionEnd"};
+  if (fn) {
+    ParseError e{"function %" + std::to_string(fn->id) + " has no OpFunctionEnd"};
+    e.structural = true;
+    return e;
+  }
   return std::nullopt;
 }
 
@@ -195,7 +201,8 @@ std::optional<ParseError> resolve_targets(Module& m, Function& f) {
   std::sort(f.label_to_block.begin(), f.label_to_block.end());
   for (std::size_t k = 1; k < f.label_to_block.size(); ++k)
     if (f.label_to_block[k].first == f.label_to_block[k - 1].first)
-      return ParseError{"label %" + std::to_string(f.label_to_block[k].first) + " is defined twice"};
+      return at(m, f.blocks[f.label_to_block[k].second].label_index,
+                "label %" + std::to_string(f.label_to_block[k].first) + " is defined twice");
   for (Block& b : f.blocks) {
     const auto resolve = [&](Id target, InstrIndex where, BlockIndex& out) -> std::optional<ParseError> {
       out = f.block_of(target);

@@ -130,6 +130,10 @@ struct ParseError {
   std::uint32_t word_offset = kNone;        // in the binary, when known
   InstrIndex instruction = kNone;           // instruction index, when known
   std::uint32_t line = 0, column = 0;       // in assembly text, when known (1-based)
+  // True when the words are well-formed SPIR-V but functions/blocks are not
+  // (no terminator, branch to a non-label, ...): a module a validator would
+  // read and reject, as opposed to bytes that are no SPIR-V at all.
+  bool structural = false;
   // "line 3:5: message", "word 120 (instruction 17): message", ...
   std::string describe() const;
 };
