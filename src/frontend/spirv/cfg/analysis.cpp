@@ -104,6 +104,7 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
   const auto n = static_cast<std::uint32_t>(function.blocks.size());
   cfg.out_.resize(n);
   cfg.in_.resize(n);
+  std::vector<BlockIndex> last_source(n, kNone);
   // Edges grouped by source block: branch edges (targets deduplicated, in
   // operand order), then the merge edge, then the continue edge.
   for (BlockIndex b = 0; b < n; ++b) {
@@ -113,12 +114,11 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
       cfg.in_[to].push_back(static_cast<std::uint32_t>(cfg.edges_.size()));
       cfg.edges_.push_back(Edge{b, to, kind});
     };
-    for (std::size_t i = 0; i < block.successors.size(); ++i) {
-      const BlockIndex s = block.successors[i];
-      if (std::find(block.successors.begin(), block.successors.begin() + static_cast<std::ptrdiff_t>(i), s) ==
-          block.successors.begin() + static_cast<std::ptrdiff_t>(i))
+    for (BlockIndex s : block.successors)
+      if (last_source[s] != b) {  // one edge per distinct target, in linear time for any OpSwitch
+        last_source[s] = b;
         add(s, EdgeKind::Branch);
-    }
+      }
     if (block.merge_block != kNone) add(block.merge_block, EdgeKind::Merge);
     if (block.continue_target != kNone) add(block.continue_target, EdgeKind::Continue);
   }
@@ -155,7 +155,7 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
   for (const Edge& e : cfg.edges_)
     if (e.back) {
       auto& list = cfg.back_edge_blocks_[e.to];
-      if (std::find(list.begin(), list.end(), e.from) == list.end()) list.push_back(e.from);
+      if (list.empty() || list.back() != e.from) list.push_back(e.from);  // edges come grouped by source
     }
 
   // Constructs of the (structurally reachable) headers.

@@ -11,6 +11,8 @@
 //    the first T2 in the OpSwitch target list;
 //  * switch-targets-adjacent: equal targets are adjacent in that list.
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "frontend/spirv/cfg/rules_internal.h"
 
@@ -33,9 +35,11 @@ void check_switch(Checker& c, BlockIndex w) {
   const BlockIndex merge = block.merge_block;
   // targets[0] is the Default, the rest the case targets in operand order.
   const std::vector<BlockIndex>& targets = block.successors;
+  // Hash sets and maps keep a switch of k targets O(k).
   std::vector<BlockIndex> distinct;
+  std::unordered_set<BlockIndex> target_set;
   for (BlockIndex t : targets)
-    if (t != merge && std::find(distinct.begin(), distinct.end(), t) == distinct.end()) distinct.push_back(t);
+    if (t != merge && target_set.insert(t).second) distinct.push_back(t);
   for (BlockIndex t : distinct)
     if (!c.cfg.structurally_dominates(w, t)) {
       c.broken[w] = true;
@@ -43,54 +47,56 @@ void check_switch(Checker& c, BlockIndex w) {
                                         c.name(t));
     }
   // Fall-through: branch edges from a case construct of w to another target of w.
-  std::vector<std::pair<BlockIndex, BlockIndex>> falls;  // (from target, to target)
+  std::unordered_set<std::uint64_t> fall_seen;  // (from target, to target)
+  std::unordered_map<BlockIndex, std::vector<BlockIndex>> falls_out, falls_in;
   for (BlockIndex t : distinct)
     for (std::uint32_t i : c.cfg.in_edges(t)) {
       const Edge& e = c.cfg.edges()[i];
       if (e.kind != EdgeKind::Branch || e.from == w || !c.reachable(e.from)) continue;
       const ConstructIndex from = case_of(c, w, e.from);
       if (from == kNone || cs[from].entry == t) continue;
-      const std::pair<BlockIndex, BlockIndex> f{cs[from].entry, t};
-      if (std::find(falls.begin(), falls.end(), f) == falls.end()) falls.push_back(f);
+      const std::uint64_t key = (std::uint64_t{cs[from].entry} << 32) | t;
+      if (fall_seen.insert(key).second) {
+        falls_out[cs[from].entry].push_back(t);
+        falls_in[t].push_back(cs[from].entry);
+      }
     }
   const auto fall_from = [&](BlockIndex t) {
-    for (const auto& f : falls)
-      if (f.first == t) return f.second;
-    return kNone;
+    const auto it = falls_out.find(t);
+    return it == falls_out.end() ? kNone : it->second.front();
+  };
+  const auto list = [&](const std::vector<BlockIndex>& blocks) {
+    std::string s;
+    for (BlockIndex b : blocks) s += (s.empty() ? "" : ", ") + c.cfg.describe(b);
+    return s;
   };
   for (BlockIndex t : distinct) {
-    std::string outs, ins;
-    int n_out = 0, n_in = 0;
-    for (const auto& [from, to] : falls) {
-      if (from == t) outs += (n_out++ ? ", " : "") + c.cfg.describe(to);
-      if (to == t) ins += (n_in++ ? ", " : "") + c.cfg.describe(from);
-    }
-    if (n_out > 1)
+    if (auto it = falls_out.find(t); it != falls_out.end() && it->second.size() > 1)
       c.report("case-fallthrough-out", t, "the case construct of " + c.name(t) +
-                                              " branches to several case constructs: " + outs);
-    if (n_in > 1)
+                                              " branches to several case constructs: " + list(it->second));
+    if (auto it = falls_in.find(t); it != falls_in.end() && it->second.size() > 1)
       c.report("case-fallthrough-in", t, "the case construct of " + c.name(t) +
-                                             " is branched to by several case constructs: " + ins);
+                                             " is branched to by several case constructs: " + list(it->second));
   }
   // Order and adjacency in the case-target list (targets[1..]).
   const BlockIndex deflt = targets[0];
   const bool default_is_case = std::find(targets.begin() + 1, targets.end(), deflt) != targets.end();
-  std::vector<BlockIndex> scattered;
+  std::unordered_set<BlockIndex> scattered;
+  std::unordered_map<BlockIndex, std::size_t> last_position;
+  for (std::size_t i = 1; i < targets.size(); ++i) last_position[targets[i]] = i;
   for (std::size_t i = 1; i < targets.size(); ++i) {
     const BlockIndex t = targets[i];
     if (i > 1 && targets[i - 1] == t) continue;  // handled at the first of the run
-    if (std::find(scattered.begin(), scattered.end(), t) != scattered.end()) continue;
+    if (scattered.count(t)) continue;
     std::size_t last = i;
     while (last + 1 < targets.size() && targets[last + 1] == t) ++last;
     // Repeated targets must be adjacent where their order matters: when
     // the case falls through or is fallen into (the paper's model states it
     // for every target; the specification's text and spirv-val only order
     // fall-through, and e.g. Tint's DefaultIsMerge_CasesWithDup relies on it).
-    const bool in_fall = fall_from(t) != kNone ||
-                       std::any_of(falls.begin(), falls.end(), [&](const auto& f) { return f.second == t; });
-    if (in_fall &&
-        std::find(targets.begin() + static_cast<std::ptrdiff_t>(last) + 1, targets.end(), t) != targets.end()) {
-      scattered.push_back(t);
+    const bool in_fall = falls_out.count(t) != 0 || falls_in.count(t) != 0;
+    if (in_fall && last_position[t] > last) {
+      scattered.insert(t);
       c.report("switch-targets-adjacent", w, "the OpSwitch of " + c.name(w) + " lists the target " +
                                                  c.cfg.describe(t) + " at non-adjacent positions");
       continue;
