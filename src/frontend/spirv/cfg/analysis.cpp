@@ -102,18 +102,14 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
   cfg.function_ = &function;
   cfg.mode_ = mode;
   const auto n = static_cast<std::uint32_t>(function.blocks.size());
-  cfg.out_.resize(n);
-  cfg.in_.resize(n);
+  cfg.out_begin_.assign(n + 1, 0);
+  cfg.edges_.reserve(2 * static_cast<std::size_t>(n));
   std::vector<BlockIndex> last_source(n, kNone);
   // Edges grouped by source block: branch edges (targets deduplicated, in
   // operand order), then the merge edge, then the continue edge.
   for (BlockIndex b = 0; b < n; ++b) {
     const Block& block = function.blocks[b];
-    const auto add = [&](BlockIndex to, EdgeKind kind) {
-      cfg.out_[b].push_back(static_cast<std::uint32_t>(cfg.edges_.size()));
-      cfg.in_[to].push_back(static_cast<std::uint32_t>(cfg.edges_.size()));
-      cfg.edges_.push_back(Edge{b, to, kind});
-    };
+    const auto add = [&](BlockIndex to, EdgeKind kind) { cfg.edges_.push_back(Edge{b, to, kind}); };
     for (BlockIndex s : block.successors)
       if (last_source[s] != b) {  // one edge per distinct target, in linear time for any OpSwitch
         last_source[s] = b;
@@ -121,11 +117,25 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
       }
     if (block.merge_block != kNone) add(block.merge_block, EdgeKind::Merge);
     if (block.continue_target != kNone) add(block.continue_target, EdgeKind::Continue);
+    cfg.out_begin_[b + 1] = static_cast<std::uint32_t>(cfg.edges_.size());
+  }
+  const auto num_edges = static_cast<std::uint32_t>(cfg.edges_.size());
+  cfg.edge_ids_.resize(num_edges);
+  for (std::uint32_t e = 0; e < num_edges; ++e) cfg.edge_ids_[e] = e;
+  cfg.in_begin_.assign(n + 1, 0);
+  for (const Edge& e : cfg.edges_) ++cfg.in_begin_[e.to + 1];
+  for (BlockIndex b = 0; b < n; ++b) cfg.in_begin_[b + 1] += cfg.in_begin_[b];
+  cfg.in_.resize(num_edges);
+  {
+    std::vector<std::uint32_t> fill(cfg.in_begin_.begin(), cfg.in_begin_.end() - 1);
+    for (std::uint32_t e = 0; e < num_edges; ++e) cfg.in_[fill[cfg.edges_[e].to]++] = e;
   }
   // The graph the dominance relations use: all three kinds (SPIR-V 1.6r2),
   // or branch edges only (legacy). graph_edge[k] = index in edges_.
   std::vector<std::pair<Node, Node>> pairs;
   std::vector<std::uint32_t> graph_edge;
+  pairs.reserve(num_edges);
+  graph_edge.reserve(num_edges);
   for (std::uint32_t e = 0; e < cfg.edges_.size(); ++e) {
     if (mode == Mode::Legacy && cfg.edges_[e].kind != EdgeKind::Branch) continue;
     pairs.emplace_back(cfg.edges_[e].from, cfg.edges_[e].to);

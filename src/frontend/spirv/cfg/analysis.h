@@ -75,9 +75,10 @@ class FunctionCfg {
   std::uint32_t size() const { return static_cast<std::uint32_t>(function_->blocks.size()); }
 
   const std::vector<Edge>& edges() const { return edges_; }
-  // Edge indices leaving / entering a block.
-  const std::vector<std::uint32_t>& out_edges(BlockIndex b) const { return out_[b]; }
-  const std::vector<std::uint32_t>& in_edges(BlockIndex b) const { return in_[b]; }
+  // Edge indices leaving / entering a block (edges() is grouped by source,
+  // so a block's out-edges are a contiguous index range).
+  Graph::Range out_edges(BlockIndex b) const { return {edge_ids_.data() + out_begin_[b], edge_ids_.data() + out_begin_[b + 1]}; }
+  Graph::Range in_edges(BlockIndex b) const { return {in_.data() + in_begin_[b], in_.data() + in_begin_[b + 1]}; }
 
   bool reachable(BlockIndex b) const { return dom_.reachable(b); }  // structurally, in Structural mode
   bool structurally_dominates(BlockIndex a, BlockIndex b) const { return dom_.dominates(a, b); }
@@ -115,7 +116,8 @@ class FunctionCfg {
   Mode mode_ = Mode::Structural;
   bool rules_apply_ = true;
   std::vector<Edge> edges_;
-  std::vector<std::vector<std::uint32_t>> out_, in_;
+  std::vector<std::uint32_t> edge_ids_;               // 0, 1, 2, ...: edge_ids_[k] == k
+  std::vector<std::uint32_t> out_begin_, in_begin_, in_;  // CSR
   DominatorTree dom_, post_dom_;
   std::vector<Construct> constructs_;
   std::vector<ConstructIndex> innermost_, header_construct_, case_construct_, continue_construct_;
