@@ -1,0 +1,35 @@
+// The reader's driver: module-level declarations, then each function
+// (reader_internal.h says which file does what).
+#include "frontend/spirv/reader.h"
+
+#include "frontend/spirv/reader_internal.h"
+
+namespace sluice::spirv_in {
+namespace detail {
+
+std::optional<ReadError> Reader::run() {
+  if (auto e = read_globals()) return e;
+  def_block_.assign(sm_.bound, kNone);
+  spill_.assign(sm_.bound, ir::VariableId());
+  phi_var_.assign(sm_.bound, ir::VariableId());
+  for (std::size_t i = 0; i < sm_.functions.size(); ++i)
+    if (auto e = read_function(sm_.functions[i], functions_[i])) return e;
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+Result<ir::Module> read(const Module& module, const ReadOptions& options) {
+  ir::Module m;
+  detail::Reader reader(module, m, options);
+  if (auto e = reader.run()) return Error{e->message};
+  return m;
+}
+
+Result<ir::Module> read_bytes(std::string_view bytes, const ReadOptions& options) {
+  ParseResult parsed = parse_bytes(bytes);
+  if (!parsed.ok()) return Error{options.file_name + ": error: " + parsed.error().describe()};
+  return read(parsed.value(), options);
+}
+
+}  // namespace sluice::spirv_in
