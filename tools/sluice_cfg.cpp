@@ -69,6 +69,8 @@ int run_cfg(const CfgArgs& args) {
       else
         print_constructs(cfg, "");
     }
+    if (!cfg.rules_apply() && !args.dot)
+      std::cout << "  (rules not checked: without the Shader capability SPIR-V allows unstructured control flow)\n";
     for (const auto& v : cfg.violations()) std::cerr << args.input << ": error: [" << v.rule << "] " << v.message << "\n";
     valid = valid && cfg.valid();
   }

@@ -101,3 +101,42 @@ TEST_CASE("cfg: queries on Figure 2") {
   CHECK(dot.find("style=dashed, color=blue") != std::string::npos);
   CHECK(dot.find("style=dotted") != std::string::npos);
 }
+
+TEST_CASE("cfg: function declarations and Kernel modules") {
+  const ParseResult decl = parse_assembly(R"(OpCapability Shader
+OpCapability Linkage
+OpMemoryModel Logical GLSL450
+OpDecorate %f LinkageAttributes "f" Import
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f = OpFunction %void None %fn
+OpFunctionEnd
+)");
+  REQUIRE(decl.ok());
+  REQUIRE(decl.value().functions.size() == 1);
+  const cfg::FunctionCfg f = cfg::analyze(decl.value(), decl.value().functions[0]);
+  CHECK(f.valid());
+  CHECK(f.constructs().empty());
+  // Unstructured control flow is allowed without the Shader capability.
+  const ParseResult kernel = parse_assembly(R"(OpCapability Kernel
+OpCapability Addresses
+OpMemoryModel Physical32 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%bool = OpTypeBool
+%c = OpConstantTrue %bool
+%fn = OpTypeFunction %void
+%k = OpFunction %void None %fn
+%1 = OpLabel
+OpBranchConditional %c %2 %3
+%2 = OpLabel
+OpReturn
+%3 = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  REQUIRE(kernel.ok());
+  const cfg::FunctionCfg k = cfg::analyze(kernel.value(), kernel.value().functions[0]);
+  CHECK_FALSE(k.rules_apply());
+  CHECK(k.valid());
+}

@@ -212,7 +212,8 @@ FunctionCfg analyze(const Module& module, const Function& function, Mode mode) {
   }
 
   cfg.rules_apply_ = requires_structured_control_flow(module);
-  if (mode == Mode::Structural && cfg.rules_apply_) cfg.violations_ = check_rules(cfg);
+  // A function declaration (no blocks, e.g. an import) has nothing to check.
+  if (mode == Mode::Structural && cfg.rules_apply_ && n > 0) cfg.violations_ = check_rules(cfg);
   return cfg;
 }
 
