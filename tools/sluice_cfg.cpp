@@ -64,10 +64,8 @@ int run_cfg(const CfgArgs& args) {
       std::cout << sv::cfg::to_dot(mode == sv::cfg::Mode::Legacy ? sv::cfg::analyze(module, f, mode) : cfg);
     } else {
       std::cout << "function " << module.describe(f.id) << "\n";
-      if (args.legacy)
-        print_constructs(sv::cfg::analyze(module, f, mode), "legacy ");
-      else
-        print_constructs(cfg, "");
+      print_constructs(cfg, "");
+      if (args.legacy) print_constructs(sv::cfg::analyze(module, f, mode), "legacy ");  // side by side
     }
     if (!cfg.rules_apply() && !args.dot)
       std::cout << "  (rules not checked: without the Shader capability SPIR-V allows unstructured control flow)\n";
@@ -84,7 +82,8 @@ CommandAction add_cfg_command(CLI::App& sub) {
   sub.add_option("file", args->input, "SPIR-V binary (.spv) or assembly text (.spvasm)")->required();
   sub.add_flag("--dot", args->dot, "draw the CFG and its constructs as Graphviz");
   sub.add_flag("--legacy", args->legacy,
-               "show the constructs by the pre-1.6r2 definitions (ordinary dominance); the verdict stays 1.6r2's");
+               "also show the constructs by the pre-1.6r2 definitions (ordinary dominance), after the 1.6r2 ones; "
+               "with --dot, draw those instead; the verdict stays 1.6r2's");
   return [args] { return run_cfg(*args); };
 }
 
