@@ -27,3 +27,7 @@ if(TARGET sluice_spirv_cfg)
   sluice_test(frontend/spirv sluice_spirv_cfg sluice_spirv_module)
   target_compile_definitions(test_frontend_spirv PRIVATE SLUICE_SPIRV_TEST_DIR="${CMAKE_CURRENT_SOURCE_DIR}/frontend/spirv")
 endif()
+if(TARGET sluice_frontend_spirv AND TARGET sluice_exec_glslang AND TARGET sluice_glsl_output)
+  sluice_test(frontend/spirv_reader sluice_frontend_spirv sluice_spirv_output sluice_glsl_output sluice_exec_glslang
+              sluice_validator sluice_ir glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
+endif()

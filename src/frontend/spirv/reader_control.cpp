@@ -379,9 +379,55 @@ class Walk {
     group_of(def).is_default = true;
     for (std::size_t i = 0; i + 1 < blk.successors.size(); ++i)
       group_of(blk.successors[i + 1]).values.push_back(static_cast<std::uint32_t>(blk.case_literals[i]));
-    // Cases in the order of their blocks in the function: SPIR-V requires a
-    // case that falls through to come right before its target (§2.16.2).
+    // Cases in fall-through order: a case that falls through comes right
+    // before its target (SPIR-V spec §2.16.2). Which case a case falls into
+    // is found by a search through its blocks that stops at exits; chains
+    // start in the order of their blocks in the function.
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.target < b.target; });
+    {
+      const std::size_t n = groups.size();
+      std::vector<std::size_t> falls(n, SIZE_MAX);
+      std::vector<std::uint8_t> has_pred(n, 0);
+      std::vector<std::uint8_t> seen(f_.blocks.size(), 0);
+      for (std::size_t g = 0; g < n; ++g) {
+        if (groups[g].target == m) continue;
+        std::vector<BlockIndex> todo{groups[g].target};
+        std::vector<BlockIndex> marked{groups[g].target};
+        seen[groups[g].target] = 1;
+        while (!todo.empty() && falls[g] == SIZE_MAX) {
+          const BlockIndex y = todo.back();
+          todo.pop_back();
+          for (BlockIndex s : f_.blocks[y].successors) {
+            if (s == m || seen[s]) continue;
+            bool is_case = false;
+            for (std::size_t h = 0; h < n; ++h)
+              if (h != g && groups[h].target == s) {
+                falls[g] = h;
+                is_case = true;
+              }
+            if (is_case) break;
+            if (classify(s, ctx) != Exit::None) continue;
+            seen[s] = 1;
+            marked.push_back(s);
+            todo.push_back(s);
+          }
+        }
+        for (BlockIndex y : marked) seen[y] = 0;
+        if (falls[g] != SIZE_MAX) has_pred[falls[g]] = 1;
+      }
+      std::vector<Group> ordered;
+      std::vector<std::uint8_t> placed(n, 0);
+      for (std::size_t g = 0; g < n; ++g) {
+        if (has_pred[g] || placed[g]) continue;
+        for (std::size_t h = g; h != SIZE_MAX && !placed[h]; h = falls[h]) {
+          placed[h] = 1;
+          ordered.push_back(groups[h]);
+        }
+      }
+      for (std::size_t g = 0; g < n; ++g)
+        if (!placed[g]) ordered.push_back(groups[g]);  // a fall-through cycle: reported when read
+      groups = std::move(ordered);
+    }
     std::vector<ir::SwitchCase> cases;
     struct Plan {
       ir::Opcode op;        // Passthrough/Break for filler cases, Unreachable = read the target

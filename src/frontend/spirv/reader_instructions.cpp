@@ -169,6 +169,28 @@ ir::Operand Reader::fit(const Instruction& inst, ir::Operand v, ir::TypeId want)
   if (wk && ir::component_kind(m_, t) && ir::component_count(m_, t) == ir::component_count(m_, want) &&
       (ir::is_scalar(m_, t) || ir::is_vector(m_, t)))
     return convert_kind(inst, v, *wk);
+  // A struct or array read from a laid-out block has the block's layout in
+  // the IR, while SPIR-V may use one type for both: copied part by part, as
+  // the GLSL front end's coerce() (and SPIR-V 1.4's OpCopyLogical) does.
+  const ir::Type& ft = m_.type(t);
+  const ir::Type& wt = m_.type(want);
+  const bool structs = ft.kind == ir::TypeKind::Struct && wt.kind == ir::TypeKind::Struct &&
+                       ft.members.size() == wt.members.size() && ft.name == wt.name;
+  const bool arrays = ft.kind == ir::TypeKind::Array && wt.kind == ir::TypeKind::Array && ft.count == wt.count;
+  if ((structs || arrays) && remat_depth_ < 64 && ft.members.size() + ft.count <= 4096) {
+    ++remat_depth_;
+    std::vector<ir::Operand> parts;
+    const std::size_t n = structs ? ft.members.size() : ft.count;
+    for (std::size_t i = 0; i < n && !failed(); ++i) {
+      const ir::TypeId part_type = structs ? m_.type(want).members[i].type : m_.type(want).element;
+      const ir::RegisterId part =
+          structs ? emit(inst, ir::Opcode::ExtractStructField, {v, ir::Operand::literal(static_cast<std::uint32_t>(i))})
+                  : emit(inst, ir::Opcode::ExtractArrayElement, {v, m_.int_constant(static_cast<std::int32_t>(i))});
+      parts.push_back(fit(inst, part, part_type));
+    }
+    --remat_depth_;
+    return emit_typed(inst, structs ? ir::Opcode::ConstructStruct : ir::Opcode::ConstructArray, want, std::move(parts));
+  }
   fail(inst, fmt::format("the IR gives {} where SPIR-V says {}", ir::describe_type(m_, t), ir::describe_type(m_, want)));
   return v;
 }
