@@ -3,6 +3,7 @@
 #include "frontend/spirv/reader.h"
 
 #include "frontend/spirv/reader_internal.h"
+#include "validator/validator.h"
 
 namespace sluice::spirv_in {
 namespace detail {
@@ -23,6 +24,11 @@ Result<ir::Module> read(const Module& module, const ReadOptions& options) {
   ir::Module m;
   detail::Reader reader(module, m, options);
   if (auto e = reader.run()) return Error{e->message};
+  // A module that reads into invalid IR (corrupt input the checks above let
+  // through) is an error here, never IR that breaks the passes' contract.
+  if (const auto problems = validator::validate(m); !problems.empty())
+    return Error{options.file_name + ": error: the module does not translate to valid IR: " +
+                 validator::describe(m, std::span(problems).first(1))};
   return m;
 }
 

@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "frontend/spirv/cfg/analysis.h"
 #include "frontend/spirv/reader_internal.h"
 
 namespace sluice::spirv_in::detail {
@@ -707,6 +708,15 @@ std::optional<ReadError> Reader::read_function(const Function& f, ir::FunctionId
   if (!failed()) {
     Walk walk(*this, f, fid);
     walk.run(entry);
+    if (failed()) {
+      // The structured-control-flow rules (cfg/, docs/spirv-cfg.md) say why
+      // the walk could not place a block, when a rule is broken.
+      const cfg::FunctionCfg rules = cfg::analyze(sm_, f);
+      if (!rules.valid()) {
+        const cfg::Violation& v = rules.violations().front();
+        error_->message += fmt::format(" [{}: {}]", v.rule, v.message);
+      }
+    }
   }
   // Reset the per-function tables.
   for (Id r : touched) {

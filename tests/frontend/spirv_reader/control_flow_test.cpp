@@ -172,7 +172,7 @@ OpBranch %h
 OpReturn
 OpFunctionEnd
 )");
-  CHECK(dump.find("'break_loop") != std::string::npos);
+  CHECK(dump.find("break_loop") != std::string::npos);
 }
 
 TEST_CASE("a conditional branch without merge whose one target is a break reads as an If") {
