@@ -10,8 +10,8 @@ add_library(sluice_xcheck_run STATIC ${xcheck_run_sources})
 target_link_libraries(sluice_xcheck_run PUBLIC sluice_flags fmt::fmt)
 target_include_directories(sluice_xcheck_run PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 add_executable(sluice ${sluice_driver_sources})
-target_link_libraries(sluice PRIVATE sluice_xcheck_run sluice_lambdav sluice_glsl_frontend sluice_transform sluice_spirv_output
-  sluice_glsl_output sluice_exec sluice_exec_glslang sluice_validator sluice_ir CLI11::CLI11)
+target_link_libraries(sluice PRIVATE sluice_xcheck_run sluice_lambdav sluice_glsl_frontend sluice_frontend_spirv sluice_transform sluice_spirv_output
+  sluice_glsl_output sluice_exec sluice_exec_glslang sluice_validator sluice_ir sluice_spirv_cfg CLI11::CLI11)
 target_include_directories(sluice PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(sluice PRIVATE SLUICE_VERSION="${PROJECT_VERSION}" SLUICE_HAVE_VALIDATOR=1)
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/spirv/reader.h"
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/lambdav/lambdav.h"
 #include "ir/diagnostic.h"
@@ -30,6 +31,7 @@ std::vector<std::string> validation_messages(const ir::Module& m) {
 }  // namespace
 
 bool is_lambdav_path(const std::string& path) { return ends_with(path, ".lv"); }
+bool is_spirv_path(const std::string& path) { return ends_with(path, ".spv") || ends_with(path, ".spvasm"); }
 bool is_glsl_path(const std::string& path) {
   // The mesh, task and ray-tracing extensions too: the front end refuses
   // them naming the stage.
@@ -115,6 +117,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   if (language.empty()) {
     if (is_lambdav_path(display_name) || display_name == "<stdin>") language = "lv";
     else if (is_glsl_path(display_name)) language = "glsl";
+    else if (is_spirv_path(display_name)) language = "spirv";
   }
   std::optional<ir::Module> module;
   Diagnostics diagnostics;
@@ -133,9 +136,16 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     auto r = glsl::compile(source, display_name, g);
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
+  } else if (language == "spirv") {
+    auto r = spirv_in::read_bytes(source, spirv_in::ReadOptions{display_name});
+    if (!r) {
+      out.failure = {r.error() + "\n", 1};
+      return out;
+    }
+    module = std::move(r).value();
   } else {
     out.failure = {fmt::format("sluice: error: cannot tell the language of '{}': name it with --language "
-                               "(lv for λV, glsl for .vert/.frag/.comp/.geom/.tesc/.tese)\n",
+                               "(lv for λV, glsl for .vert/.frag/.comp/.geom/.tesc/.tese, spirv for .spv/.spvasm)\n",
                                display_name),
                    2};
     return out;

@@ -19,7 +19,7 @@
 namespace sluice::tools {
 
 struct PipelineOptions {
-  std::string language;  // "lv" or "glsl"; empty: from the file name
+  std::string language;  // "lv", "glsl" or "spirv"; empty: from the file name
   std::optional<ir::ShaderStage> stage;
   bool auto_map_locations = false;
   bool auto_map_bindings = false;
@@ -60,6 +60,7 @@ struct StepResult {
 
 bool is_lambdav_path(const std::string& path);
 bool is_glsl_path(const std::string& path);
+bool is_spirv_path(const std::string& path);  // .spv or .spvasm
 
 // Front end, validation, then the pass pipeline; `print` receives what
 // --print-after-all writes.

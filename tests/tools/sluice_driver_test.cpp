@@ -366,3 +366,37 @@ TEST_CASE("a known-failures line with a name and trailing blanks but no reason")
   CHECK_THAT(r.out, Catch::Contains("known-failure"));
   CHECK_THAT(r.out, Catch::Contains("0 passed, 0 failed"));
 }
+
+// `sluice cfg`: constructs and rule violations of SPIR-V (docs/spirv-cfg.md).
+std::string cfg_case(const std::string& rel) {
+  return (fs::path(SLUICE_GOLDEN_DIR).parent_path() / "frontend" / "spirv" / rel).string();
+}
+
+TEST_CASE("sluice cfg prints constructs, old and new, and exits 0 on valid control flow") {
+  Scratch s;
+  const Run r = run_sluice(s, "cfg " + quote(cfg_case("cfg_figures/fig3.spvasm")));
+  CHECK(r.code == 0);
+  CHECK(r.out.find("selection %3: %3 %4\n") != std::string::npos);
+  CHECK(r.err.empty());
+  const Run legacy = run_sluice(s, "cfg --legacy " + quote(cfg_case("cfg_figures/fig3.spvasm")));
+  CHECK(legacy.code == 0);
+  CHECK(legacy.out.find("legacy selection %3: %3 %4 %7\n") != std::string::npos);
+  const Run dot = run_sluice(s, "cfg --dot " + quote(cfg_case("cfg_figures/fig3.spvasm")));
+  CHECK(dot.code == 0);
+  CHECK(dot.out.find("subgraph cluster_") != std::string::npos);
+  CHECK(dot.out.find("style=dotted") != std::string::npos);
+}
+
+TEST_CASE("sluice cfg reports each violation with its rule id and exits 1; 2 when unreadable") {
+  Scratch s;
+  const std::string file = cfg_case("cfg_rules/exit.spvasm");
+  const Run r = run_sluice(s, "cfg " + quote(file));
+  CHECK(r.code == 1);
+  CHECK(r.err.find(file + ": error: [exit] the branch from block %3 to block %8") != std::string::npos);
+  CHECK(run_sluice(s, "cfg " + quote((s.dir / "missing.spv").string())).code == 2);
+  const fs::path bad = s.write("bad.spvasm", "OpCapability Shader\n%x = OpBogus\n");
+  const Run b = run_sluice(s, "cfg " + quote(bad.string()));
+  CHECK(b.code == 2);
+  CHECK(b.err.find("bad.spvasm:2:6: error:") != std::string::npos);
+  CHECK(b.err.find("     ^") != std::string::npos);
+}

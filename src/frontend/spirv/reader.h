@@ -1,0 +1,32 @@
+// Reading structured SPIR-V into Sluice's IR (the block tree).
+//
+//   auto m = spirv_in::read_bytes(file_bytes, {"shader.spv"});
+//   if (!m) print(m.error());   // "shader.spv: error: %12 (name) OpFoo: message"
+//
+// The input is a Shader-capability module as glslang, DXC or spirv-opt
+// writes it for one vertex, fragment or compute entry point. Control flow is
+// rebuilt from the merge instructions (reader_control.cpp says how); values
+// OpPhi merges and values used outside the block that defines them travel
+// through Function-storage variables, which the SPIR-V output promotes back
+// to SSA values. Anything the reader cannot express is an error value naming
+// the SPIR-V id and instruction; it never aborts.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "frontend/spirv/module.h"
+#include "ir/module.h"
+#include "ir/result.h"
+
+namespace sluice::spirv_in {
+
+struct ReadOptions {
+  std::string file_name = "<spirv>";  // for messages
+};
+
+Result<ir::Module> read(const Module& module, const ReadOptions& options = {});
+// Binary or assembly text (parse_bytes), then read().
+Result<ir::Module> read_bytes(std::string_view bytes, const ReadOptions& options = {});
+
+}  // namespace sluice::spirv_in

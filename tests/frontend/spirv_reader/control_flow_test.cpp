@@ -1,0 +1,258 @@
+// The SPIR-V reader on hand-written control-flow shapes (SPIR-V assembly):
+// each reads into valid IR of the expected shape, and Sluice's SPIR-V from it
+// passes spirv-val; unstructured and non-Shader input is refused with a
+// message naming the instruction, malformed input never crashes.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "frontend/spirv/reader.h"
+#include "ir/dump.h"
+#include "output/spirv/spirv_output.h"
+#include "validator/validator.h"
+
+using namespace sluice;
+
+namespace {
+
+const std::string kHeader = R"(
+OpCapability Shader
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %out %in
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %out Location 0
+OpDecorate %in Location 0
+OpDecorate %in Flat
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%v4 = OpTypeVector %float 4
+%pout = OpTypePointer Output %v4
+%pin = OpTypePointer Input %int
+%out = OpVariable %pout Output
+%in = OpVariable %pin Input
+%i0 = OpConstant %int 0
+%i1 = OpConstant %int 1
+%i2 = OpConstant %int 2
+%i10 = OpConstant %int 10
+%f0 = OpConstant %float 0
+%f1 = OpConstant %float 1
+%true = OpConstantTrue %bool
+%v0 = OpConstantComposite %v4 %f0 %f0 %f0 %f1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%n = OpLoad %int %in
+)";
+
+// Reads, validates the IR and Sluice's SPIR-V; returns the IR dump.
+std::string read_ok(const std::string& body) {
+  auto m = spirv_in::read_bytes(kHeader + body, {"test.spvasm"});
+  INFO(kHeader + body);
+  REQUIRE(m.ok());
+  const auto problems = validator::validate(*m);
+  INFO(validator::describe(*m, problems));
+  REQUIRE(problems.empty());
+  auto words = spirv::emit(*m);
+  REQUIRE(words.ok());
+  const auto val = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0);
+  INFO((val.empty() ? std::string() : val.front()));
+  CHECK(val.empty());
+  return ir::dump(*m);
+}
+
+std::string read_error(const std::string& text) {
+  auto m = spirv_in::read_bytes(text, {"test.spvasm"});
+  REQUIRE(!m.ok());
+  return m.error();
+}
+
+}  // namespace
+
+TEST_CASE("a loop whose values are OpPhis reads as a Loop with variables") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %c
+%acc = OpPhi %float %f0 %entry %accnext %c
+OpLoopMerge %m %c None
+OpBranch %cond
+%cond = OpLabel
+%lt = OpSLessThan %bool %i %n
+OpBranchConditional %lt %body %m
+%body = OpLabel
+%accnext = OpFAdd %float %acc %f1
+OpBranch %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+OpBranch %h
+%m = OpLabel
+%v = OpCompositeConstruct %v4 %acc %acc %acc %f1
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("Loop") != std::string::npos);
+  CHECK(dump.find("Loop Continue Block:") != std::string::npos);
+}
+
+TEST_CASE("a conditional back edge to the header or the merge reads as a DoLoop") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %c
+OpLoopMerge %m %c None
+OpBranch %body
+%body = OpLabel
+OpBranch %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+%lt = OpSLessThan %bool %inext %n
+OpBranchConditional %lt %h %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("DoLoop") != std::string::npos);
+  CHECK(dump.find("LoopIf") != std::string::npos);
+}
+
+TEST_CASE("a loop that is its own continue target reads as a DoLoop") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %h
+%inext = OpIAdd %int %i %i1
+%lt = OpSLessThan %bool %inext %n
+OpLoopMerge %m %h None
+OpBranchConditional %lt %h %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("DoLoop") != std::string::npos);
+}
+
+TEST_CASE("switch cases that fall through read as Passthrough, in fall-through order") {
+  const std::string dump = read_ok(R"(
+OpSelectionMerge %m None
+OpSwitch %n %d 0 %a 1 %b 2 %d
+%d = OpLabel
+OpStore %out %v0
+OpBranch %m
+%a = OpLabel
+OpBranch %b
+%b = OpLabel
+OpBranch %d
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)" + std::string(""));
+  CHECK(dump.find("Passthrough") != std::string::npos);
+}
+
+TEST_CASE("a break out of a loop from inside a switch goes through a flag") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranch %body
+%body = OpLabel
+OpSelectionMerge %sm None
+OpSwitch %n %sm 1 %case1
+%case1 = OpLabel
+OpBranch %m
+%sm = OpLabel
+OpBranch %c
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("break_loop") != std::string::npos);
+}
+
+TEST_CASE("a conditional branch without merge whose one target is a break reads as an If") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %c
+OpLoopMerge %m %c None
+OpBranch %body
+%body = OpLabel
+%ge = OpSGreaterThanEqual %bool %i %i10
+OpBranchConditional %ge %m %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+OpBranch %h
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("If ") != std::string::npos);
+  CHECK(dump.find("Break") != std::string::npos);
+}
+
+TEST_CASE("a value defined in one branch and used after the selection comes through a variable") {
+  read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %f
+%t = OpLabel
+%x = OpConvertSToF %float %n
+OpBranch %m
+%f = OpLabel
+OpKill
+%m = OpLabel
+%v = OpCompositeConstruct %v4 %x %x %x %x
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+)");
+}
+
+TEST_CASE("unstructured SPIR-V is refused, naming the branch") {
+  const std::string e = read_error(kHeader + R"(
+%c0 = OpSLessThan %bool %n %i2
+OpBranchConditional %c0 %t %f
+%t = OpLabel
+OpReturn
+%f = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(e.find("unstructured branch") != std::string::npos);
+  CHECK(e.find("OpBranchConditional") != std::string::npos);
+}
+
+TEST_CASE("Kernel modules are refused") {
+  const std::string e = read_error(R"(
+OpCapability Kernel
+OpCapability Addresses
+OpMemoryModel Physical32 OpenCL
+)");
+  CHECK(e.find("only Shader modules") != std::string::npos);
+}
+
+TEST_CASE("malformed binaries are errors, not crashes") {
+  auto ok = spirv_in::read_bytes(kHeader + "OpReturn\nOpFunctionEnd\n");
+  REQUIRE(ok.ok());
+  // Truncations and corruptions of a valid binary.
+  auto words = spirv::emit(*ok);
+  REQUIRE(words.ok());
+  std::string bytes(reinterpret_cast<const char*>(words->data()), words->size() * 4);
+  for (std::size_t cut = 20; cut < bytes.size(); cut += 12) {
+    auto r = spirv_in::read_bytes(std::string_view(bytes).substr(0, cut));
+    (void)r;
+  }
+  for (std::size_t at = 20; at < bytes.size(); at += 4) {
+    std::string b = bytes;
+    b[at] = static_cast<char>(b[at] ^ 0x5a);
+    auto r = spirv_in::read_bytes(b);
+    if (r.ok()) CHECK(validator::validate(*r).empty());
+  }
+  SUCCEED("no crash");
+}
