@@ -122,6 +122,7 @@ CommandAction add_render_command(CLI::App& sub) {
       ->transform([](std::string s) { return "O" + s; });
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment (default vulkan1.0)");
   add_pipeline_options(sub, args->pipeline);
+  sub.footer("Example:\n  sluice render examples/gradient.lv -o gradient.png --size 128x128");
   return [args] { return run_render(*args); };
 }
 
