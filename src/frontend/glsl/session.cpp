@@ -80,7 +80,13 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   // -D/-U as glslangValidator passes them: a preamble glslang reads first.
   const std::string macros = detail::preamble(options);
   if (!macros.empty()) shader.setPreamble(macros.c_str());
-  if (!options.source_entry_point.empty()) shader.setSourceEntryPoint(options.source_entry_point.c_str());
+  // glslang renames the source entry point to the entry point's name; the
+  // IR's entry point is `main` (the SPIR-V name is the output's business),
+  // and glslang 12 reports any source name but "main" as an error.
+  if (!options.source_entry_point.empty()) {
+    shader.setEntryPoint("main");
+    shader.setSourceEntryPoint(options.source_entry_point.c_str());
+  }
   detail::FileIncluder includer(file, options.include_dirs);
   const detail::SourceOf source_of = [&](std::string_view name) {
     return name == file ? source : includer.text_of(name);
