@@ -93,7 +93,7 @@ TEST_CASE("malformed -D and -U are usage errors") {
   CHECK_THAT(line_break.err, Catch::Contains("line break"));
 }
 
-TEST_CASE("#include: beside the including file, then -I; the depfile names every file read") {
+TEST_CASE("include: beside the including file, then in the -I directories, and the depfile names every file read") {
   Scratch s;
   fs::create_directories(s.dir / "inc" / "detail");
   const fs::path shader = s.write("main.frag", R"(#version 450
@@ -202,7 +202,7 @@ TEST_CASE("--depfile: batch rules, Make escapes, and it needs -o") {
   CHECK_THAT(no_output.err, Catch::Contains("--depfile needs -o"));
 }
 
-TEST_CASE("-e names the SPIR-V entry point; --source-entrypoint takes main only, as glslang does") {
+TEST_CASE("-e names the SPIR-V entry point, --source-entrypoint takes main only as glslang does") {
   Scratch s;
   const fs::path shader = s.write("e.frag", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
   const std::string renamed = spvasm(s, shader, "-e bar");
