@@ -75,6 +75,7 @@ int run(int argc, char** argv) {
       ->required();
   app.add_flag("--validate", validate, "check the module's invariants; exit 1 on problems");
   app.add_flag("--dot", as_dot, "print a Graphviz graph of the block trees instead of the dump");
+  app.footer("Example:\n  ir-dump --validate examples/angle_example.ir");
   CLI11_PARSE(app, argc, argv);
 
   const std::optional<std::string> text = read_input(path);

@@ -16,7 +16,7 @@ namespace {
 int run(int argc, char** argv) {
   using namespace sluice::tools;
   CLI::App app{"Sluice: a shader compiler toolkit around a structured-control-flow IR", "sluice"};
-  app.set_version_flag("--version", std::string("sluice ") + SLUICE_VERSION);
+  app.set_version_flag("--version", version_text(SLUICE_VERSION));
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, CommandAction>> commands;
   for (const CommandSpec& spec : kCommands) {

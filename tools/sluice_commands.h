@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,10 @@ struct CommandSpec {
   std::string_view help;
   CommandAction (*add)(CLI::App& sub);
 };
+
+// "sluice VERSION" and the glslang and SPIRV-Tools it was built with
+// (sluice_version.cpp).
+std::string version_text(std::string_view sluice_version);
 
 CommandAction add_compile_command(CLI::App& sub);
 CommandAction add_render_command(CLI::App& sub);

@@ -5,6 +5,12 @@
 // worker thread takes the next file).
 //
 // Nothing is written for a file that fails: output is made in memory first.
+// Batch outputs do not depend on the number of threads (-j): each file is
+// compiled on its own, and its output goes to its own file.
+//
+// GLSL input takes glslangValidator's -D/-U/-I (and #include), -e,
+// --source-entrypoint and --depfile; the depfile is a Make rule naming the
+// outputs and every file read, written once everything compiled.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -17,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/glsl/glsl_frontend.h"
 #include "ir/dump.h"
 #include "sluice_commands.h"
 #include "sluice_pipeline.h"
@@ -37,6 +44,8 @@ struct CompileArgs {
   std::string opt = "1";
   bool validate = false;
   bool spirv_opt = false;
+  std::string depfile;
+  unsigned jobs = 0;  // 0: every core
   PipelineOptions pipeline;
 };
 
@@ -73,6 +82,7 @@ struct FileResult {
   std::string bytes;   // the output
   std::string errors;  // for stderr
   std::string notes;   // --print-after-all text, spirv-val messages
+  std::vector<std::string> includes;  // files #include read
   int exit_code = 0;
 };
 
@@ -85,7 +95,7 @@ FileResult compile_one(const std::string& input, const Target& target, const Com
     return r;
   }
   const std::string display = input == "-" ? "<stdin>" : input;
-  auto module = compile_to_ir(*source, display, args.pipeline, &r.notes);
+  auto module = compile_to_ir(*source, display, args.pipeline, &r.notes, &r.includes);
   if (!module.ok()) {
     r.errors = module.failure.message;
     r.exit_code = module.failure.exit_code;
@@ -156,10 +166,45 @@ bool write_file(const std::string& path, const std::string& bytes, bool binary) 
   return true;
 }
 
+// A path in a Make rule: spaces, '#' and '$' escaped as GNU Make reads them.
+std::string make_escaped(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+// glslangValidator's --depfile: "OUTPUTS: INPUTS INCLUDES\n", so that Make
+// and Ninja (depfile = ...) rebuild when any file read changes.
+bool write_depfile(const CompileArgs& args, const std::vector<std::string>& outputs,
+                   const std::vector<std::string>& read) {
+  std::string rule;
+  for (const std::string& o : outputs) rule += (rule.empty() ? "" : " ") + make_escaped(o);
+  rule += ":";
+  std::vector<std::string> seen;
+  for (const std::string& f : read) {
+    if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    seen.push_back(f);
+    rule += " " + make_escaped(f);
+  }
+  rule += "\n";
+  if (write_file(args.depfile, rule, false)) return true;
+  std::cerr << "sluice: error: cannot write the depfile '" << args.depfile << "'\n";
+  return false;
+}
+
 int run_single(const std::string& input, const Target& target, const CompileArgs& args) {
   FileResult r = compile_one(input, target, args);
   std::cerr << r.notes << r.errors;
   if (r.exit_code != 0) return r.exit_code;
+  if (!args.depfile.empty()) {
+    std::vector<std::string> read{input};
+    read.insert(read.end(), r.includes.begin(), r.includes.end());
+    if (!write_depfile(args, {args.output}, read)) return kExitError;
+  }
   if (args.output.empty() || args.output == "-") {
     std::cout.write(r.bytes.data(), static_cast<std::streamsize>(r.bytes.size()));
     std::cout.flush();
@@ -186,11 +231,16 @@ int run_batch(const Target& target, const CompileArgs& args) {
   std::atomic<std::size_t> next{0};
   std::atomic<int> worst{0};
   std::mutex stderr_lock;
+  // Per input, in input order whichever thread compiled it: the depfile.
+  std::vector<std::string> out_paths(args.inputs.size());
+  std::vector<std::vector<std::string>> includes(args.inputs.size());
   auto worker = [&] {
     for (std::size_t i = next++; i < args.inputs.size(); i = next++) {
       const std::string& input = args.inputs[i];
       FileResult r = compile_one(input, target, args);
       std::string out_path = (fs::path(args.output) / fs::path(input).filename()).string() + std::string(target.extension);
+      out_paths[i] = out_path;
+      includes[i] = r.includes;
       if (r.exit_code == 0 && !write_file(out_path, r.bytes, target.binary)) {
         r.errors += fmt::format("sluice: error: cannot write '{}'\n", out_path);
         r.exit_code = kExitError;
@@ -204,15 +254,41 @@ int run_batch(const Target& target, const CompileArgs& args) {
       }
     }
   };
-  const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                           static_cast<unsigned>(args.inputs.size())));
+  const unsigned cores = args.jobs > 0 ? args.jobs : std::thread::hardware_concurrency();
+  const unsigned threads = std::max(1u, std::min<unsigned>(cores, static_cast<unsigned>(args.inputs.size())));
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (worst.load() == 0 && !args.depfile.empty()) {
+    std::vector<std::string> read = args.inputs;
+    for (const auto& list : includes) read.insert(read.end(), list.begin(), list.end());
+    if (!write_depfile(args, out_paths, read)) return kExitError;
+  }
   return worst.load();
 }
 
-int run_compile(CompileArgs& args) {
+// -D and -U in command-line order (glslangValidator applies them so: a
+// later -U undoes an earlier -D). CLI11 keeps each option's values and the
+// order options were seen; the two together give the sequence.
+std::string read_macros(const CLI::App& sub, CompileArgs& args) {
+  const CLI::Option* define = sub.get_option("-D");
+  const CLI::Option* undefine = sub.get_option("-U");
+  std::size_t next_define = 0, next_undefine = 0;
+  for (const CLI::Option* o : sub.parse_order()) {
+    if (o == define) {
+      auto macro = glsl::parse_define(define->results().at(next_define++));
+      if (!macro) return macro.error();
+      args.pipeline.macros.push_back(std::move(*macro));
+    } else if (o == undefine) {
+      auto name = glsl::parse_undefine(undefine->results().at(next_undefine++));
+      if (!name) return name.error();
+      args.pipeline.macros.emplace_back(std::move(*name), std::nullopt);
+    }
+  }
+  return {};
+}
+
+int run_compile(const CLI::App& sub, CompileArgs& args) {
   std::string emit = args.emit.empty() ? std::string(implied_target(args.output)) : args.emit;
   const Target* target = find_target(emit);
   if (!target) {
@@ -230,6 +306,14 @@ int run_compile(CompileArgs& args) {
     return kExitUsage;
   }
   args.pipeline.spirv.run_spirv_opt = false;  // applied after emission, see compile_one
+  if (auto e = read_macros(sub, args); !e.empty()) {
+    std::cerr << "sluice: error: " << e << "\n";
+    return kExitUsage;
+  }
+  if (!args.depfile.empty() && (args.output.empty() || args.output == "-")) {
+    std::cerr << "sluice: error: --depfile needs -o: the rule names the output file\n";
+    return kExitUsage;
+  }
   const bool batch = args.inputs.size() > 1 || (!args.output.empty() && fs::is_directory(args.output));
   return batch ? run_batch(*target, args) : run_single(args.inputs[0], *target, args);
 }
@@ -251,7 +335,29 @@ CommandAction add_compile_command(CLI::App& sub) {
   sub.add_option("--glsl-flavour", args->glsl_flavour, "GLSL output flavour: vulkan (default) or opengl");
   sub.add_option("-S,--stage", args->stage, "GLSL input stage when the extension does not say: vert, frag, comp, geom, tesc, tese");
   add_pipeline_options(sub, args->pipeline);
-  return [args] { return run_compile(*args); };
+  // glslangValidator's conventions for GLSL input.
+  sub.add_option("-D,--define-macro", "GLSL: -D NAME[=VALUE] defines a macro before the shader (as #define NAME VALUE)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub.add_option("-U,--undef-macro", "GLSL: -U NAME undefines a macro (in order with -D)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub.add_option("-I", args->pipeline.include_dirs,
+                 "GLSL: where #include looks after the including file's directory (left to right; the shader "
+                 "enables GL_GOOGLE_include_directive)");
+  sub.add_option("-e,--entry-point", args->pipeline.spirv.entry_point_name,
+                 "The SPIR-V entry point's name (default main)");
+  sub.add_option("--source-entrypoint,--sep", args->pipeline.source_entry_point,
+                 "GLSL: the source function that is the entry point (glslang accepts only main)");
+  sub.add_option("--depfile", args->depfile,
+                 "Write a Make rule naming the output(s) and every file read (inputs and #includes), for Make and "
+                 "Ninja");
+  sub.add_option("-j,--jobs", args->jobs, "Batch mode: compile on this many threads (default: every core)");
+  sub.footer(
+      "Examples:\n"
+      "  sluice compile examples/nat-fold.lv --emit spvasm --validate\n"
+      "  sluice compile shader.frag -D QUALITY=2 -I include -o shader.spv --depfile shader.spv.d\n"
+      "  sluice compile a.frag b.vert c.comp -o out/ --emit spv -j 4");
+  CLI::App* self = &sub;
+  return [args, self] { return run_compile(*self, *args); };
 }
 
 }  // namespace sluice::tools

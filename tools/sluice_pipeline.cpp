@@ -111,7 +111,8 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
 }
 
 StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
-                                     const PipelineOptions& options, std::string* print_after_all_text) {
+                                     const PipelineOptions& options, std::string* print_after_all_text,
+                                     std::vector<std::string>* included_files) {
   StepResult<ir::Module> out;
   std::string language = options.language;
   if (language.empty()) {
@@ -121,6 +122,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   }
   std::optional<ir::Module> module;
   Diagnostics diagnostics;
+  std::string rendered;  // diagnostics as text, when the front end renders them itself
   if (language == "lv") {
     lambdav::CompileOptions lv;
     lv.file_name = display_name;
@@ -133,7 +135,13 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     g.auto_map_locations = options.auto_map_locations;
     g.auto_map_bindings = options.auto_map_bindings;
     g.spirv_version = spirv::spirv_version(options.spirv.target);
+    g.macros = options.macros;
+    g.include_dirs = options.include_dirs;
+    g.source_entry_point = options.source_entry_point;
     auto r = glsl::compile(source, display_name, g);
+    if (included_files)
+      for (const glsl::SourceFile& f : r.includes) included_files->push_back(f.path);
+    rendered = glsl::render(r, display_name, source);  // included files' lines under their messages
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
   } else if (language == "spirv") {
@@ -151,7 +159,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     return out;
   }
   if (!module) {
-    out.failure.message = render(diagnostics, source);
+    out.failure.message = rendered.empty() ? render(diagnostics, source) : rendered;
     if (diagnostics.empty()) out.failure.message = fmt::format("{}: error: compilation failed\n", display_name);
     return out;
   }

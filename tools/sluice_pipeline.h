@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,11 @@ struct PipelineOptions {
   std::optional<ir::ShaderStage> stage;
   bool auto_map_locations = false;
   bool auto_map_bindings = false;
+  // GLSL input, as glslangValidator's -D/-U (in command-line order), -I and
+  // --source-entrypoint (glsl::Options).
+  std::vector<std::pair<std::string, std::optional<std::string>>> macros;
+  std::vector<std::string> include_dirs;
+  std::string source_entry_point;
   std::string opt_level = "O1";
   std::string passes;  // --passes=a,b,c replaces the -O pipeline
   bool print_after_all = false;
@@ -63,9 +69,10 @@ bool is_glsl_path(const std::string& path);
 bool is_spirv_path(const std::string& path);  // .spv or .spvasm
 
 // Front end, validation, then the pass pipeline; `print` receives what
-// --print-after-all writes.
+// --print-after-all writes, `included_files` the files #include read.
 StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
-                                     const PipelineOptions& options, std::string* print_after_all_text = nullptr);
+                                     const PipelineOptions& options, std::string* print_after_all_text = nullptr,
+                                     std::vector<std::string>* included_files = nullptr);
 
 StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options);
 StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options);

@@ -153,6 +153,7 @@ CommandAction add_render_command(CLI::App& sub) {
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment (default vulkan1.0)");
   sub.add_option("--timeout", args->timeout_seconds, "Seconds the drawing may take in all (default 120)");
   add_pipeline_options(sub, args->pipeline);
+  sub.footer("Example:\n  sluice render examples/gradient.lv -o gradient.png --size 128x128");
   return [args] { return run_render(*args); };
 }
 

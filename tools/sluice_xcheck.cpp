@@ -433,6 +433,7 @@ CommandAction add_xcheck_command(CLI::App& sub) {
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });
   add_pipeline_options(sub, args->pipeline);
+  sub.footer("Example:\n  sluice xcheck examples ../shared/corpus/exec --json report.json");
   return [args] { return run_xcheck(*args); };
 }
 

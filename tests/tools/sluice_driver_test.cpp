@@ -13,61 +13,14 @@
 #include <string>
 #include <vector>
 
+#include <glslang/build_info.h>
+
 #include "golden_file.h"
+#include "tools/driver_run.h"
 
 namespace fs = std::filesystem;
-using sluice::testing::read_file;
+using namespace sluice::testing;
 
-namespace {
-
-struct Run {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-// A scratch directory per test, removed afterwards.
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    std::random_device rd;
-    dir = fs::temp_directory_path() / ("sluice_driver_test_" + std::to_string(rd()));
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir / name, std::ios::binary) << text;
-    return dir / name;
-  }
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `sluice ARGS` (ARGS already quoted), stdin from `input` if given.
-Run run_sluice(const Scratch& s, const std::string& args, const std::string& input = "") {
-  const fs::path out = s.dir / "stdout.txt", err = s.dir / "stderr.txt";
-  std::string cmd = quote(std::string(SLUICE_TOOLS_DIR) + "/sluice") + " " + args;
-  cmd += input.empty() ? " </dev/null" : " <" + quote(input);
-  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
-  const int status = std::system(cmd.c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(out.string());
-  r.err = read_file(err.string());
-  return r;
-}
-
-std::string example(const std::string& name) { return std::string(SLUICE_EXAMPLES_DIR) + "/" + name; }
-std::string golden(const std::string& name) { return read_file(sluice::testing::golden_path(name)); }
-
-}  // namespace
 
 TEST_CASE("sluice compile --emit ir prints the IR dump") {
   Scratch s;
@@ -286,7 +239,11 @@ TEST_CASE("sluice --version and --help") {
   Scratch s;
   const Run version = run_sluice(s, "--version");
   CHECK(version.code == 0);
-  CHECK_THAT(version.out, Catch::Matches("sluice [0-9]+\\.[0-9]+\\.[0-9]+\\s*"));
+  // The glslang line comes from glslang's headers, as here.
+  const std::string glslang = "glslang " + std::to_string(GLSLANG_VERSION_MAJOR) + "." +
+                              std::to_string(GLSLANG_VERSION_MINOR) + "." + std::to_string(GLSLANG_VERSION_PATCH);
+  CHECK_THAT(version.out, Catch::Matches("sluice [0-9]+\\.[0-9]+\\.[0-9]+\n" + glslang +
+                                         "\nSPIRV-Tools .*v[0-9]{4}\\.[0-9].*\\s*"));
   const Run help = run_sluice(s, "--help");
   CHECK(help.code == 0);
   CHECK_THAT(help.out, Catch::Contains("compile"));
@@ -294,6 +251,13 @@ TEST_CASE("sluice --version and --help") {
   CHECK(compile_help.code == 0);
   CHECK_THAT(compile_help.out, Catch::Contains("--emit"));
   CHECK_THAT(compile_help.out, Catch::Contains("--output"));
+  // Every subcommand's help ends with an example of its use.
+  for (const char* command : {"compile", "render", "xcheck"}) {
+    INFO(command);
+    const Run sub = run_sluice(s, std::string(command) + " --help");
+    CHECK(sub.code == 0);
+    CHECK_THAT(sub.out, Catch::Contains("Example") && Catch::Contains(std::string("sluice ") + command + " "));
+  }
 }
 
 // A reported bug: `a = b = u` through `--emit glsl -O0` was said to lose a

@@ -7,10 +7,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ir/diagnostic.h"
 #include "ir/module.h"
+#include "ir/result.h"
 
 namespace sluice::glsl {
 
@@ -29,12 +33,41 @@ struct Options {
   // glslangValidator's --target-env sets it: 1.3 and later (Vulkan 1.1)
   // allow the subgroup built-ins.
   std::uint32_t spirv_version = 0x00010000;
+  // The preprocessor, as glslangValidator's -D and -U: in command-line
+  // order, ("NAME", "VALUE") is `#define NAME VALUE` (an empty value
+  // defines NAME as nothing, as -DNAME does) and ("NAME", nullopt) is
+  // `#undef NAME`. check_macro_definition() tells whether a -D is well formed.
+  std::vector<std::pair<std::string, std::optional<std::string>>> macros;
+  // glslangValidator's -I: where `#include` looks after the including
+  // file's directory (GL_GOOGLE_include_directive; includer.h).
+  std::vector<std::string> include_dirs;
+  // glslangValidator's --source-entrypoint: the source function glslang
+  // takes as the entry point. glslang's GLSL front end accepts only "main"
+  // and reports any other name as an error.
+  std::string source_entry_point;
 };
+
+// A source text and the name it is known by (the path it was read from).
+struct SourceFile {
+  std::string path;
+  std::string text;
+};
+
+// Splits glslangValidator's -D argument "NAME[=VALUE]" into a macro for
+// Options::macros, or says what is wrong with it.
+sluice::Result<std::pair<std::string, std::optional<std::string>>> parse_define(std::string_view argument);
+// Checks a -U argument: a macro name.
+sluice::Result<std::string> parse_undefine(std::string_view argument);
 
 struct Result {
   std::optional<ir::Module> module;  // set when the shader translated without errors
   Diagnostics diagnostics;           // errors and warnings, in source order where known
+  std::vector<SourceFile> includes;  // every file #include read, once each, in the order first read
 };
+
+// The diagnostics as text (render() of diagnostic.h), each with the source
+// line of the file it names: the main source or one of the includes.
+std::string render(const Result& result, std::string_view file_name, std::string_view source);
 
 // Translates one GLSL shader. `file_name` names the source in diagnostics
 // and, when Options::stage is unset, chooses the stage. Safe to call from

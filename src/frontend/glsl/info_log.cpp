@@ -29,8 +29,10 @@ std::string_view source_line(std::string_view source, std::uint32_t line) {
   return source.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
 }
 
-// "<name>:<line>: rest" -> line and rest; the name may itself hold colons.
-bool split_position(std::string_view text, std::string_view file, std::uint32_t& line, std::string_view& rest) {
+// "<name>:<line>: rest" -> name, line and rest; the name may itself hold
+// colons.
+bool split_position(std::string_view text, std::string_view file, std::string_view& name, std::uint32_t& line,
+                    std::string_view& rest) {
   std::size_t search_from = 0;
   if (!file.empty() && text.starts_with(file) && text.size() > file.size() && text[file.size()] == ':')
     search_from = file.size();
@@ -41,6 +43,7 @@ bool split_position(std::string_view text, std::string_view file, std::uint32_t&
     if (end == colon + 1 || end >= text.size() || text[end] != ':') continue;
     std::uint32_t value = 0;
     if (std::from_chars(text.data() + colon + 1, text.data() + end, value).ec != std::errc()) continue;
+    name = text.substr(0, colon);
     line = value;
     rest = trim(text.substr(end + 1));
     return true;
@@ -50,7 +53,7 @@ bool split_position(std::string_view text, std::string_view file, std::uint32_t&
 
 }  // namespace
 
-void append_info_log(std::string_view log, std::string_view file, std::string_view source, Diagnostics& out) {
+void append_info_log(std::string_view log, std::string_view file, const SourceOf& source_of, Diagnostics& out) {
   while (!log.empty()) {
     const std::size_t nl = log.find('\n');
     std::string_view text = log.substr(0, nl);
@@ -72,13 +75,15 @@ void append_info_log(std::string_view log, std::string_view file, std::string_vi
       continue;
     std::string_view message = text;
     std::uint32_t line = 0;
-    if (split_position(text, file, line, message)) {
+    std::string_view name;
+    if (split_position(text, file, name, line, message)) {
+      if (!name.empty()) d.file = std::string(name);  // an included file's messages name it
       d.line = line;
       d.column = 1;
       if (message.starts_with('\'')) {
         const std::size_t close = message.find('\'', 1);
         const std::string_view token = close == std::string_view::npos ? std::string_view() : message.substr(1, close - 1);
-        const std::string_view src = source_line(source, line);
+        const std::string_view src = source_line(source_of(d.file), line);
         if (!token.empty())
           if (const std::size_t at = src.find(token); at != std::string_view::npos)
             d.column = static_cast<std::uint32_t>(at + 1);

@@ -21,7 +21,9 @@
 
 #include "frontend/glsl/ast_depth.h"
 #include "frontend/glsl/glsl_frontend.h"
+#include "frontend/glsl/includer.h"
 #include "frontend/glsl/info_log.h"
+#include "frontend/glsl/preamble.h"
 #include "frontend/glsl/translator.h"
 
 namespace sluice::glsl {
@@ -79,6 +81,20 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   const int lengths[] = {static_cast<int>(source.size())};
   const char* names[] = {file.c_str()};
   shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
+  // -D/-U as glslangValidator passes them: a preamble glslang reads first.
+  const std::string macros = detail::preamble(options);
+  if (!macros.empty()) shader.setPreamble(macros.c_str());
+  // glslang renames the source entry point to the entry point's name; the
+  // IR's entry point is `main` (the SPIR-V name is the output's business),
+  // and glslang 12 reports any source name but "main" as an error.
+  if (!options.source_entry_point.empty()) {
+    shader.setEntryPoint("main");
+    shader.setSourceEntryPoint(options.source_entry_point.c_str());
+  }
+  detail::FileIncluder includer(file, options.include_dirs);
+  const detail::SourceOf source_of = [&](std::string_view name) {
+    return name == file ? source : includer.text_of(name);
+  };
   shader.setEnvInput(glslang::EShSourceGlsl, lang, options.vulkan ? glslang::EShClientVulkan : glslang::EShClientOpenGL,
                      100);
   // The Vulkan version that goes with the SPIR-V version, as
@@ -100,8 +116,9 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
       static_cast<EShMessages>(EShMsgSpvRules | (options.vulkan ? EShMsgVulkanRules : EShMsgDefault));
 
   // glslangValidator's defaults: a shader without #version is ES 100.
-  const bool parsed = shader.parse(GetDefaultResources(), 100, false, messages);
-  detail::append_info_log(shader.getInfoLog(), file, source, result.diagnostics);
+  const bool parsed = shader.parse(GetDefaultResources(), 100, false, messages, includer);
+  result.includes = includer.files();
+  detail::append_info_log(shader.getInfoLog(), file, source_of, result.diagnostics);
   if (!parsed) {
     if (!has_errors(result.diagnostics)) result.diagnostics.push_back({Severity::Error, file, 0, 0, "glslang could not parse the shader"});
     return;
@@ -109,13 +126,13 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   glslang::TProgram program;
   program.addShader(&shader);
   const bool linked = program.link(messages);
-  detail::append_info_log(program.getInfoLog(), file, source, result.diagnostics);
+  detail::append_info_log(program.getInfoLog(), file, source_of, result.diagnostics);
   if (!linked || has_errors(result.diagnostics)) {
     if (!has_errors(result.diagnostics)) result.diagnostics.push_back({Severity::Error, file, 0, 0, "glslang could not link the shader"});
     return;
   }
   if (!program.mapIO()) {
-    detail::append_info_log(program.getInfoLog(), file, source, result.diagnostics);
+    detail::append_info_log(program.getInfoLog(), file, source_of, result.diagnostics);
     if (!has_errors(result.diagnostics))
       result.diagnostics.push_back(
           {Severity::Error, file, 0, 0, "glslang could not assign locations and bindings to the shader's interface"});

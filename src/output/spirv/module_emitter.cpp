@@ -258,7 +258,7 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
   const std::size_t at = out.begin(spv::Op::OpEntryPoint);
   out.push(static_cast<std::uint32_t>(model));
   out.push(function);
-  out.append_string("main");
+  out.append_string(mc_.options.entry_point_name);
   std::set<std::uint32_t> listed;
   for (ir::VariableId v : m_.globals()) {
     const std::uint32_t id = mc_.global_ids[v.index()];

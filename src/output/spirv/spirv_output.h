@@ -55,6 +55,9 @@ struct Options {
   bool debug_names = true;
   // Runs SPIRV-Tools' performance passes over the emitted module.
   bool run_spirv_opt = false;
+  // The name OpEntryPoint gives the IR's entry point, `main` in the IR
+  // (glslangValidator's -e/--entry-point).
+  std::string entry_point_name = "main";
 };
 
 // The module as SPIR-V words, or why it cannot be translated. The module is
