@@ -38,6 +38,19 @@ if(TARGET sluice_lambdav AND TARGET sluice)
   add_test(NAME "xcheck: λV loop nests, all workarounds" COMMAND sluice xcheck ${loop_nests} --workarounds=all -O0)
   set_tests_properties("xcheck: λV loop nests" "xcheck: λV loop nests, all workarounds" PROPERTIES
     FIXTURES_REQUIRED lambdav_loop_nests TIMEOUT 900)
+  # Every λV program the λV tests evaluate at a pixel, with the evaluator's
+  # colour as its `; expect` (SLUICE_LV_PROGRAMS_DIR), drawn the same ways.
+  if(TARGET test_frontend_lambdav)
+    set(lv_programs ${CMAKE_BINARY_DIR}/lambdav-test-programs)
+    add_test(NAME "xcheck: λV test programs (setup)"
+             COMMAND ${CMAKE_COMMAND} -E env SLUICE_LV_PROGRAMS_DIR=${lv_programs}
+                     $<TARGET_FILE:test_frontend_lambdav>)
+    set_tests_properties("xcheck: λV test programs (setup)" PROPERTIES FIXTURES_SETUP lambdav_test_programs)
+    add_test(NAME "xcheck: λV test programs" COMMAND sluice xcheck ${lv_programs})
+    add_test(NAME "xcheck: λV test programs, all workarounds" COMMAND sluice xcheck ${lv_programs} --workarounds=all)
+    set_tests_properties("xcheck: λV test programs" "xcheck: λV test programs, all workarounds" PROPERTIES
+      FIXTURES_REQUIRED lambdav_test_programs TIMEOUT 900)
+  endif()
 endif()
 
 # Inputs the fuzzers found, through the fuzz targets' pipelines (any

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -72,6 +73,8 @@ inline void save_evaluated_program(std::string_view source, const EvalInputs& in
   if (fx < 0 || fy < 0 || fx >= 64 || fy >= 64 || fx != std::floor(fx) || fy != std::floor(fy)) return;
   const std::string expect = fmt::format("; expect {} {}: {} {} {} {}\n", fx, fy, rgba[0], rgba[1], rgba[2], rgba[3]);
   const std::size_t name = std::hash<std::string>{}(expect + std::string(source));
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
   std::ofstream(fmt::format("{}/test-{:016x}.lv", dir, name)) << expect << source << "\n";
 }
 
