@@ -55,7 +55,7 @@ struct Work {
   BlockIndex target = kNone;
   std::int32_t ctx = -1;
   std::size_t mark = 0;
-  ir::BlockId body;                          // LoopHeader
+  ir::BlockId body{};                        // LoopHeader
   ir::Opcode op = ir::Opcode::Unreachable;   // Terminate
   std::uint32_t sw = 0;                      // SwitchMerge
 };

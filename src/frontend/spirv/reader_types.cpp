@@ -180,7 +180,12 @@ ir::ConstantId Reader::zero_constant(ir::TypeId t) {
     const ir::Type& tt = m_.type(ty);
     std::uint32_t n = 0;
     switch (tt.kind) {
-      case ir::TypeKind::Scalar: done.push_back(m_.intern(ir::Constant{ty, 0})); continue;
+      case ir::TypeKind::Scalar: {
+        ir::Constant zero;
+        zero.type = ty;
+        done.push_back(m_.intern(zero));
+        continue;
+      }
       case ir::TypeKind::Vector:
       case ir::TypeKind::Matrix:
       case ir::TypeKind::Array: n = tt.count; break;
@@ -194,7 +199,8 @@ ir::ConstantId Reader::zero_constant(ir::TypeId t) {
       return m_.int_constant(0);
     }
     if (expanded) {
-      ir::Constant c{ty};
+      ir::Constant c;
+      c.type = ty;
       c.components.assign(done.end() - n, done.end());
       done.resize(done.size() - n);
       done.push_back(m_.intern(c));
@@ -457,7 +463,8 @@ std::optional<ReadError> Reader::read_globals() {
       case spv::Op::OpConstantNull: {
         const ir::TypeId t = type(inst.type_id);
         if (!t.valid()) break;
-        ir::Constant c{t};
+        ir::Constant c;
+        c.type = t;
         const auto op = inst.opcode;
         if (op == spv::Op::OpConstantTrue || op == spv::Op::OpSpecConstantTrue) c.bits = 1;
         if (op == spv::Op::OpConstant || op == spv::Op::OpSpecConstant) {
