@@ -62,7 +62,7 @@ std::vector<std::pair<std::string, std::string>> contents(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("-D and -U define and undefine macros in command-line order") {
+TEST_CASE("the -D and -U options define and undefine macros in command-line order") {
   Scratch s;
   const fs::path shader = s.write("m.frag", kMacroShader);
   CHECK(run_sluice(s, compile_args(shader, "")).code == 0);
@@ -181,7 +181,7 @@ TEST_CASE("include cycles and deep nesting are errors, guarded cycles are fine")
   CHECK_THAT(deep.err, !Catch::Contains("cycle"));
 }
 
-TEST_CASE("--depfile: batch rules, Make escapes, and it needs -o") {
+TEST_CASE("the depfile option: batch rules, Make escapes, and it needs -o") {
   Scratch s;
   const fs::path a = s.write("a shader.frag", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
   const fs::path b = s.write("b.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
@@ -202,7 +202,7 @@ TEST_CASE("--depfile: batch rules, Make escapes, and it needs -o") {
   CHECK_THAT(no_output.err, Catch::Contains("--depfile needs -o"));
 }
 
-TEST_CASE("-e names the SPIR-V entry point, --source-entrypoint takes main only as glslang does") {
+TEST_CASE("the -e option names the SPIR-V entry point, --source-entrypoint takes main only as glslang does") {
   Scratch s;
   const fs::path shader = s.write("e.frag", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
   const std::string renamed = spvasm(s, shader, "-e bar");
