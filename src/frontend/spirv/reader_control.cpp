@@ -392,12 +392,12 @@ class Walk {
       std::vector<std::uint8_t> seen(f_.blocks.size(), 0);
       for (std::size_t g = 0; g < n; ++g) {
         if (groups[g].target == m) continue;
-        std::vector<BlockIndex> todo{groups[g].target};
+        std::vector<BlockIndex> to_visit{groups[g].target};
         std::vector<BlockIndex> marked{groups[g].target};
         seen[groups[g].target] = 1;
-        while (!todo.empty() && falls[g] == SIZE_MAX) {
-          const BlockIndex y = todo.back();
-          todo.pop_back();
+        while (!to_visit.empty() && falls[g] == SIZE_MAX) {
+          const BlockIndex y = to_visit.back();
+          to_visit.pop_back();
           for (BlockIndex s : f_.blocks[y].successors) {
             if (s == m || seen[s]) continue;
             bool is_case = false;
@@ -410,7 +410,7 @@ class Walk {
             if (classify(s, ctx) != Exit::None) continue;
             seen[s] = 1;
             marked.push_back(s);
-            todo.push_back(s);
+            to_visit.push_back(s);
           }
         }
         for (BlockIndex y : marked) seen[y] = 0;
@@ -502,17 +502,17 @@ class Walk {
   // branches to the header (a search from the continue target that stops
   // at the header and the merge block).
   BlockIndex back_edge_block(BlockIndex h, BlockIndex c, BlockIndex m) const {
-    std::vector<BlockIndex> todo{c};
+    std::vector<BlockIndex> to_visit{c};
     std::vector<std::uint8_t> seen(f_.blocks.size(), 0);
     seen[c] = 1;
-    while (!todo.empty()) {
-      const BlockIndex x = todo.back();
-      todo.pop_back();
+    while (!to_visit.empty()) {
+      const BlockIndex x = to_visit.back();
+      to_visit.pop_back();
       for (BlockIndex s : f_.blocks[x].successors) {
         if (s == h) return x;
         if (s == m || seen[s]) continue;
         seen[s] = 1;
-        todo.push_back(s);
+        to_visit.push_back(s);
       }
     }
     return kNone;
