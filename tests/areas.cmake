@@ -57,8 +57,15 @@ endif()
 # compiler); then, where clang with libFuzzer is installed, each fuzz
 # target in regression mode: every saved input, then 20 s of fuzzing
 # (scripts/fuzz --regression). The fuzz build is one fixture, made once.
+# The sanitizer build of the fuzz targets is a second build of the whole
+# library with clang (about as long as the main build on 2 cores), so ctest
+# runs them only with -DSLUICE_FUZZ_TESTS=ON; the saved inputs run in every
+# build through test_fuzz.
+option(SLUICE_FUZZ_TESTS "ctest builds the libFuzzer targets with clang and runs each in regression mode" OFF)
 if(TARGET sluice_fuzz_pipeline)
   sluice_test(fuzz sluice_fuzz_pipeline)
+endif()
+if(TARGET sluice_fuzz_pipeline AND SLUICE_FUZZ_TESTS)
   find_program(SLUICE_CLANGXX NAMES clang++-14)
   find_file(SLUICE_LIBFUZZER libclang_rt.fuzzer-x86_64.a PATHS /usr/lib/llvm-14/lib/clang PATH_SUFFIXES
     14.0.6/lib/linux 14/lib/linux NO_DEFAULT_PATH)

@@ -241,9 +241,9 @@ bool Parser::parse_header() {
   // Shader attributes, one per line, in any order.
   for (l = peek_line(); l && l->text.starts_with('['); l = peek_line()) {
     Cursor a(l->text, l->number);
-    auto enum_word = [&](Cursor& c, auto last, auto& out, std::string_view what) {
-      const std::uint32_t column = c.column();
-      const auto e = enum_from_word(c.word(), last);
+    auto enum_word = [&](Cursor& at, auto last, auto& out, std::string_view what) {
+      const std::uint32_t column = at.column();
+      const auto e = enum_from_word(at.word(), last);
       if (!e) return fail(l->number, column, fmt::format("expected {}", what));
       out = *e;
       return true;
