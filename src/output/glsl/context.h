@@ -65,6 +65,10 @@ struct EmitContext {
   // for the value of a call with converted out arguments, source_forms.h),
   // left undeclared.
   std::vector<std::uint8_t> unwritten_globals;
+  // The function being emitted: each constant index out of its array,
+  // vector or matrix (out_of_range_constant_index) and the local that
+  // spells it.
+  std::vector<std::pair<ir::ConstantId, std::string>> out_of_range_indices;
   std::set<std::string> extensions;
   std::optional<std::string> error;
 

@@ -481,6 +481,19 @@ std::string FunctionEmitter::run() {
   std::string text = precision_prefix(ctx_, f_.return_type, f_.return_precision, true) +
                      type_text(ctx_, f_.return_type) + " " + name + "(" + fmt::format("{}", fmt::join(params, ", ")) +
                      ") {\n";
+  // Constant indices out of range (out_of_range_constant_index): a local
+  // each, declared first, which GLSL does not count as a constant expression.
+  ctx_.out_of_range_indices.clear();
+  for (ir::BlockId id : a_.reachable)
+    for (const ir::Instruction& inst : f_.block(id).instructions) {
+      const auto c = out_of_range_constant_index(m_, inst);
+      if (!c || std::any_of(ctx_.out_of_range_indices.begin(), ctx_.out_of_range_indices.end(),
+                            [&](const auto& entry) { return entry.first == *c; }))
+        continue;
+      const std::string local = names_.take("out_of_range_index", "i");
+      text += "    " + declarator(ctx_, m_.constant(*c).type, local) + " = " + constant_expr(ctx_, *c).text + ";\n";
+      ctx_.out_of_range_indices.emplace_back(*c, local);
+    }
   walk();
   if (ctx_.failed()) return {};
   if (f_.return_type != ir::predefined::kVoid && !returns_value_) {

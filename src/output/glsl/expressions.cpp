@@ -315,6 +315,29 @@ bool conversion_takes_context_precision(const EmitContext& ctx, const ir::Instru
 
 }  // namespace
 
+std::optional<ir::ConstantId> out_of_range_constant_index(const ir::Module& m, const ir::Instruction& inst) {
+  switch (inst.opcode) {
+    case Opcode::AccessArrayElement:
+    case Opcode::AccessMatrixColumn:
+    case Opcode::AccessVectorComponentDynamic:
+    case Opcode::ExtractArrayElement:
+    case Opcode::ExtractMatrixColumn:
+    case Opcode::ExtractVectorComponentDynamic: break;
+    default: return std::nullopt;
+  }
+  if (inst.operands.size() < 2 || inst.operands[1].kind() != ir::Operand::Kind::Constant) return std::nullopt;
+  TypeId composite = m.type_of(inst.operands[0]);
+  if (ir::info(inst.opcode).family == ir::OpcodeFamily::Access) composite = ir::pointee(m, composite);
+  if (!composite.valid()) return std::nullopt;
+  const ir::Type& t = m.type(composite);
+  const bool fixed = t.kind == ir::TypeKind::Vector || t.kind == ir::TypeKind::Matrix ||
+                     (t.kind == ir::TypeKind::Array && !t.length.valid());
+  const ir::ConstantId c = inst.operands[1].as_constant();
+  // A negative int reads as a large unsigned value: out of range too.
+  if (!fixed || m.constant(c).is_composite() || m.constant(c).bits < t.count) return std::nullopt;
+  return c;
+}
+
 Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, bool scalar_first) {
   const ir::Module& m = ctx.m;
   const Opcode op = inst.opcode;
@@ -332,7 +355,21 @@ Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops,
         case Opcode::ExtractVectorComponentMulti: e = postfix(ops[0], "." + swizzle_letters(ops, 1)); break;
         case Opcode::AccessStructField:
         case Opcode::ExtractStructField: e = struct_field(ctx, inst, ops); break;
-        default: e = index(ops[0], ops[1]); break;
+        default: {
+          const auto out_of_range = out_of_range_constant_index(m, inst);
+          if (!out_of_range) {
+            e = index(ops[0], ops[1]);
+            break;
+          }
+          const auto named = std::find_if(ctx.out_of_range_indices.begin(), ctx.out_of_range_indices.end(),
+                                          [&](const auto& entry) { return entry.first == *out_of_range; });
+          if (named == ctx.out_of_range_indices.end()) {
+            ctx.fail("internal: an out-of-range constant index without its local");
+            break;
+          }
+          e = index(ops[0], Expr{named->second, Prec::Primary});
+          break;
+        }
       }
       break;
     case ir::OpcodeFamily::Construct:

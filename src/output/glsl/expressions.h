@@ -4,6 +4,7 @@
 // emits statements; the statement emitter decides what gets a name.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "ir/instruction.h"
@@ -18,6 +19,15 @@ namespace sluice::glsl_out {
 // `scalar_first`: spell VectorTimesScalar / MatrixTimesScalar as `s * v`
 // (the IR keeps the vector first; the source may not have).
 Expr compose(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> operands, bool scalar_first = false);
+
+// A constant index of a dynamic-index access or extract (array element,
+// matrix column, vector component) that lies outside the array, matrix or
+// vector. The IR, like SPIR-V, makes such an access undefined only if it
+// runs, and folding gives a never-run access of a valid program this form;
+// GLSL makes a constant-expression index out of range a compile-time error
+// (GLSL 4.60 §5.7, §5.5), so the output spells it with a non-constant local
+// (EmitContext::out_of_range_indices).
+std::optional<ir::ConstantId> out_of_range_constant_index(const ir::Module& m, const ir::Instruction& inst);
 
 // Whether a Load through a pointer of this type reads memory a store or
 // call could change (inputs, uniforms and push constants cannot change).
