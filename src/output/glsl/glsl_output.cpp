@@ -13,6 +13,7 @@
 #include "output/glsl/module_names.h"
 #include "output/glsl/function_emitter.h"
 #include "output/glsl/types.h"
+#include "validator/validator.h"
 
 namespace sluice::glsl_out {
 namespace {
@@ -86,6 +87,10 @@ Result<GlslVersion> parse_version(std::string_view text) {
 }
 
 Result<std::string> emit(const ir::Module& m, const Options& options) {
+  // The output relies on the validator's guarantees (see the SPIR-V
+  // output's emit()); it reports only what GLSL cannot express.
+  if (const auto problems = validator::validate(m, {1}); !problems.empty())
+    return Error{"invalid IR: " + validator::describe(m, problems.front())};
   EmitContext ctx(m, options);
   compute_canonical_types(ctx);
   if (ctx.es) choose_default_precisions(ctx);
