@@ -466,8 +466,6 @@ std::string FunctionEmitter::run() {
                      declarator(ctx_, t, ctx_.variable_names[p.variable.index()]));
   }
   const std::string& name = ctx_.function_names[id_.index()];
-  if (name == "main" && (f_.return_type != ir::predefined::kVoid || !f_.params.empty()))
-    ctx_.fail("the entry point must be `void main()`");
   std::string text = precision_prefix(ctx_, f_.return_type, f_.return_precision, true) +
                      type_text(ctx_, f_.return_type) + " " + name + "(" + fmt::format("{}", fmt::join(params, ", ")) +
                      ") {\n";
