@@ -32,6 +32,7 @@
 // their uses. Linear (expected, hashing).
 #include <algorithm>
 
+#include "ir/structure.h"
 #include "ir/traversal.h"
 #include "transform/dominance_tree.h"
 #include "transform/passes.h"
@@ -176,7 +177,7 @@ class Cse {
   PassResult run() {
     const Function& f = m_.function(fid_);
     const DominanceTree tree = dominance_tree(f);
-    find_loops(f);
+    contexts_ = compute_block_contexts(f);
     std::size_t instructions = 0;
     for (const Block& b : f.blocks) instructions += b.instructions.size();
     ExpressionTable table(instructions);
@@ -244,7 +245,8 @@ class Cse {
       if (constant_load) {
         // The innermost loop is part of a load's key: a load inside a loop
         // is not replaced by one outside it (see the header comment).
-        table.push_operand(Operand::literal(loop_of_[b.index()]));
+        const BlockId loop = contexts_[b.index()].loop;
+        table.push_operand(Operand::literal(loop.valid() ? loop.index() + 1 : 0));
         ++x.operand_count;
       }
       Operand* ops = table.operands_from(x.first_operand);
@@ -254,37 +256,11 @@ class Cse {
     }
   }
 
-  // loop_of_[block]: 1 + the index of the block ending with its innermost
-  // Loop or DoLoop (the one whose condition, body or continue chain holds
-  // it), 0 outside every loop. Sub-blocks and merge blocks are assigned
-  // before they are reached, walking from the entry with a stack.
-  void find_loops(const Function& f) {
-    loop_of_.assign(f.blocks.size(), 0);
-    std::vector<BlockId> work{f.entry};
-    while (!work.empty()) {
-      const BlockId b = work.back();
-      work.pop_back();
-      const Block& block = f.block(b);
-      const Instruction* t = block.terminator();
-      if (!t || !is_divergent(t->opcode)) continue;
-      const std::uint32_t inner = is_loop(t->opcode) ? b.index() + 1 : loop_of_[b.index()];
-      for (BlockId s : block.sub_blocks())
-        if (s.valid() && s.index() < f.blocks.size()) {
-          loop_of_[s.index()] = inner;
-          work.push_back(s);
-        }
-      if (block.merge.valid() && block.merge.index() < f.blocks.size()) {
-        loop_of_[block.merge.index()] = loop_of_[b.index()];
-        work.push_back(block.merge);
-      }
-    }
-  }
-
   Module& m_;
   FunctionId fid_;
   Substitution subst_;
   std::vector<bool> constant_pointer_;  // by register: an Access result into constant memory
-  std::vector<std::uint32_t> loop_of_;
+  std::vector<BlockContext> contexts_;  // by block: the innermost loop is part of a load's key
 };
 
 }  // namespace

@@ -61,11 +61,4 @@ ControlEdges compute_control_edges(const Function& f) {
   return e;
 }
 
-std::optional<bool> constant_bool(const Module& m, Operand op) {
-  if (!op.is_constant() || op.value() >= m.constant_count()) return std::nullopt;
-  const Constant& c = m.constant(op.as_constant());
-  if (c.type != predefined::kBool || c.spec_id || c.is_composite()) return std::nullopt;
-  return c.as_bool();
-}
-
 }  // namespace sluice::transform

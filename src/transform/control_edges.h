@@ -10,7 +10,6 @@
 // that owns its target.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -38,8 +37,5 @@ struct ControlEdges {
 };
 
 ControlEdges compute_control_edges(const ir::Function& f);
-
-// True when `op` is the constant `true`/`false` (never a specialization constant).
-std::optional<bool> constant_bool(const ir::Module& m, ir::Operand op);
 
 }  // namespace sluice::transform

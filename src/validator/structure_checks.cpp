@@ -3,7 +3,8 @@
 // what each terminator requires, one terminator ends each block, merge
 // inputs sit only where allowed and get values of their type, and every
 // terminator is legal in its enclosing constructs (Break in a loop or
-// switch, LoopIf ending a loop condition, ...).
+// switch, LoopIf ending a loop condition, ...). Where a terminator may jump
+// is the scope model's (ir/structure.h; rules in docs/ir.md, "Scopes").
 //
 // The walk is iterative: one frame per open chain (a chain is a block and
 // the merge blocks that follow it), so nesting depth costs heap, never
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 
+#include "ir/structure.h"
 #include "validator/context.h"
 #include "validator/dominance.h"
 #include "validator/instruction_checks.h"
@@ -24,24 +26,7 @@ using ir::BlockId;
 using ir::BlockKind;
 using ir::Opcode;
 
-// What a chain's terminators may jump to; set by the construct that owns the
-// chain and shared by every block of the chain.
-struct ChainContext {
-  BlockId construct;                          // the block whose terminator owns the chain; invalid for the body
-  BlockKind kind = BlockKind::FunctionEntry;  // the kind of the chain's first block
-  std::uint32_t case_index = 0;               // SwitchCase chains: position among the switch's cases
-  std::uint32_t case_count = 0;
-  bool in_if = false;    // the chain is directly an If's sub-block chain (Merge is legal)
-  BlockId merge_target;  // where Merge goes: the owning If's merge block
-  BlockId break_target;  // Break: merge block of the innermost loop or switch
-  bool break_from_switch = false;
-  bool break_forbidden = false;  // the innermost loop or switch is a loop whose continue chain holds us
-  BlockId loop;                  // Continue: the innermost Loop/DoLoop block
-  bool in_continue = false;      // inside some loop's continue chain (no Return)
-};
-
 struct Frame {
-  ChainContext chain;
   BlockId block;                            // the chain's current block
   bool is_merge = false;                    // `block` is the merge block of the chain's previous block
   Opcode reached_by = Opcode::Unreachable;  // that previous block's terminator
@@ -53,7 +38,12 @@ struct Frame {
 class FunctionWalker {
  public:
   FunctionWalker(Context& ctx, ir::FunctionId f)
-      : ctx_(ctx), fid_(f), f_(ctx.m.function(f)), scopes_(ctx), visited_(f_.blocks.size(), 0) {}
+      : ctx_(ctx),
+        fid_(f),
+        f_(ctx.m.function(f)),
+        scopes_(ctx),
+        contexts_(ir::compute_block_contexts(f_)),
+        visited_(f_.blocks.size(), 0) {}
 
   void run() {
     if (!f_.entry.valid() || f_.entry.index() >= f_.blocks.size()) {
@@ -61,7 +51,7 @@ class FunctionWalker {
       return;
     }
     visited_[f_.entry.index()] = 1;
-    stack_.push_back(Frame{ChainContext{}, f_.entry, false, Opcode::Unreachable, false, 0, scopes_.mark()});
+    stack_.push_back(Frame{f_.entry, false, Opcode::Unreachable, false, 0, scopes_.mark()});
     while (!stack_.empty()) {
       Frame& top = stack_.back();
       if (!top.checked) {
@@ -104,21 +94,14 @@ class FunctionWalker {
     for (;;) {
       const std::uint32_t i = top.next_sub++;
       BlockId sub;
-      BlockKind kind = BlockKind::SwitchCase;
-      if (op == Opcode::If && i < 2) {
+      if ((op == Opcode::If && i < 2) || (ir::is_loop(op) && i < 3))
         sub = b.sub_blocks_storage[i];
-        kind = i == 0 ? BlockKind::IfTrue : BlockKind::IfFalse;
-      } else if (ir::is_loop(op) && i < 3) {
-        sub = b.sub_blocks_storage[i];
-        kind = i == 0 ? BlockKind::LoopCondition : i == 1 ? BlockKind::LoopBody : BlockKind::LoopContinue;
-      } else if (op == Opcode::Switch && i < b.case_blocks.size()) {
+      else if (op == Opcode::Switch && i < b.case_blocks.size())
         sub = b.case_blocks[i];
-      } else {
+      else
         return false;
-      }
       if (!enter_once(sub, from)) continue;
-      ChainContext c = sub_context(top.chain, top.block, b, op, kind, i);
-      stack_.push_back(Frame{c, sub, false, Opcode::Unreachable, false, 0, scopes_.mark()});
+      stack_.push_back(Frame{sub, false, Opcode::Unreachable, false, 0, scopes_.mark()});
       return true;
     }
   }
@@ -138,29 +121,6 @@ class FunctionWalker {
     return true;
   }
 
-  ChainContext sub_context(const ChainContext& parent, BlockId construct, const Block& b, Opcode op, BlockKind kind,
-                           std::uint32_t case_index) const {
-    ChainContext c = parent;
-    c.construct = construct;
-    c.kind = kind;
-    c.case_index = case_index;
-    c.case_count = op == Opcode::Switch ? static_cast<std::uint32_t>(b.case_blocks.size()) : 0;
-    c.in_if = op == Opcode::If;
-    c.merge_target = op == Opcode::If ? b.merge : BlockId{};
-    if (ir::is_loop(op)) {
-      c.break_target = b.merge;
-      c.break_from_switch = false;
-      c.break_forbidden = kind == BlockKind::LoopContinue;
-      c.loop = construct;
-      c.in_continue = parent.in_continue || kind == BlockKind::LoopContinue;
-    } else if (op == Opcode::Switch) {
-      c.break_target = b.merge;
-      c.break_from_switch = true;
-      c.break_forbidden = false;
-    }
-    return c;
-  }
-
   void check_block(const Frame& frame) {
     const Block& b = f_.block(frame.block);
     const Where bw{fid_, frame.block, -1};
@@ -178,7 +138,7 @@ class FunctionWalker {
     const Where tw{fid_, frame.block, last_index(b)};
     const ir::OpcodeInfo& oi = ir::info(term.opcode);
     const bool operands_fit = term.operands.size() >= oi.min_operands && term.operands.size() <= oi.max_operands;
-    check_control_flow(frame.chain, term, operands_fit, tw);
+    check_control_flow(contexts_[frame.block.index()], term, operands_fit, tw);
     check_sub_blocks(b, term.opcode, tw);
   }
 
@@ -310,36 +270,36 @@ class FunctionWalker {
   // Return, Merge and Break carry.
   // (The values are checked only when the operand count fits the opcode;
   // otherwise that is the problem reported.)
-  void check_control_flow(const ChainContext& c, const ir::Instruction& term, bool operands_fit, const Where& tw) {
+  void check_control_flow(const ir::BlockContext& c, const ir::Instruction& term, bool operands_fit, const Where& tw) {
     switch (term.opcode) {
       case Opcode::Return:
-        if (c.in_continue) ctx_.report("Return inside a loop's continue chain", tw);
+        if (c.in_any_continue) ctx_.report("Return inside a loop's continue chain", tw);
         if (operands_fit) check_return_value(term, tw);
         break;
       case Opcode::Break:
         if (!c.break_target.valid())
           ctx_.report("Break outside a loop or switch", tw);
-        else if (c.break_forbidden)
+        else if (c.break_forbidden())
           ctx_.report("Break inside a loop's continue chain", tw);
-        else if (c.break_from_switch && !term.operands.empty())
+        else if (c.breaks_from_switch && !term.operands.empty())
           ctx_.report("Break out of a Switch carries a value; Switch merge blocks take no input", tw);
-        else if (!c.break_from_switch && operands_fit)
+        else if (!c.breaks_from_switch && operands_fit)
           check_branch_value(term, c.break_target, "loop", tw);
         break;
       case Opcode::Continue:
         if (!c.loop.valid()) ctx_.report("Continue outside a loop", tw);
         break;
       case Opcode::Passthrough:
-        if (c.kind != BlockKind::SwitchCase)
+        if (c.chain_kind != BlockKind::SwitchCase)
           ctx_.report("Passthrough outside a switch case", tw);
-        else if (c.case_index + 1 >= c.case_count)
+        else if (c.case_index + 1 >= f_.block(c.construct).case_blocks.size())
           ctx_.report("Passthrough in the last case of a switch: there is no next case", tw);
         break;
       case Opcode::LoopIf:
-        if (c.kind != BlockKind::LoopCondition) ctx_.report("LoopIf outside a loop condition chain", tw);
+        if (c.chain_kind != BlockKind::LoopCondition) ctx_.report("LoopIf outside a loop condition chain", tw);
         break;
       case Opcode::Merge:
-        if (!c.in_if)
+        if (!c.in_if_chain())
           ctx_.report("Merge outside an If's sub-block chain", tw);
         else if (operands_fit)
           check_branch_value(term, c.merge_target, "If", tw);
@@ -399,16 +359,11 @@ class FunctionWalker {
                   tw);
   }
 
-  bool is_constant_true(ir::Operand o) const {
-    if (!o.is_constant() || o.value() >= ctx_.m.constant_count()) return false;
-    const ir::Constant& c = ctx_.m.constant(o.as_constant());
-    return c.type == ir::predefined::kBool && !c.is_composite() && !c.spec_id && c.bits != 0;
-  }
-
   // A loop condition chain ends with LoopIf (or Unreachable, when nothing
   // reaches its end); a loop whose merge block has an input tests `true`.
   void check_chain_end(const Frame& frame) {
-    if (frame.chain.kind != BlockKind::LoopCondition) return;
+    const ir::BlockContext& c = contexts_[frame.block.index()];
+    if (c.chain_kind != BlockKind::LoopCondition) return;
     const Block& b = f_.block(frame.block);
     const Opcode op = terminator(b);
     if (b.instructions.empty() || !opcode_known(b.instructions.back().opcode) || ir::is_divergent(op) ||
@@ -419,11 +374,11 @@ class FunctionWalker {
       ctx_.report(fmt::format("the loop condition chain ends with {}; it must end with LoopIf", ir::name(op)), tw);
       return;
     }
-    const Block& loop = f_.block(frame.chain.construct);
+    const Block& loop = f_.block(c.construct);
     if (!loop.merge.valid() || loop.merge.index() >= f_.blocks.size()) return;
     const ir::RegisterId input = f_.block(loop.merge).merge_input;
     const auto& operands = b.instructions.back().operands;
-    if (input.valid() && !operands.empty() && !is_constant_true(operands[0]))
+    if (input.valid() && !operands.empty() && ir::constant_bool(ctx_.m, operands[0]) != true)
       ctx_.report(fmt::format("the loop's merge block b{} has input r{}, so its condition must end with LoopIf true: "
                               "the loop is left only through Break with a value",
                               loop.merge.index(), input.index()),
@@ -434,6 +389,7 @@ class FunctionWalker {
   const ir::FunctionId fid_;
   const ir::Function& f_;
   Scopes scopes_;
+  const std::vector<ir::BlockContext> contexts_;  // the scope model: what each block's terminator may jump to
   std::vector<std::uint8_t> visited_;
   std::vector<Frame> stack_;
 };

@@ -163,8 +163,8 @@ TEST_CASE("block contexts name each block's construct and jump targets") {
   CHECK(body.loop == t.entry);
   CHECK(body.break_target == t.loop.merge);
   CHECK_FALSE(body.breaks_from_switch);
-  CHECK(ctx[t.loop.continue_block.index()].in_loop_continue);
-  CHECK_FALSE(ctx[t.loop.condition.index()].in_loop_continue);
+  CHECK(ctx[t.loop.continue_block.index()].in_continue);
+  CHECK_FALSE(ctx[t.loop.condition.index()].in_continue);
 
   // Inside the switch, Break leaves the switch; Continue still targets the loop.
   const BlockContext& case1 = ctx[t.sw.cases[0].index()];

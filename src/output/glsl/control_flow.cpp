@@ -13,6 +13,10 @@
 //   Switch   → switch with fall-through (Passthrough) and braced cases
 //              where a case declares names.
 // Loop merge inputs (Break value) are temporaries assigned before `break`.
+// The module is valid IR (emit() validates it first); where each jump goes
+// is the scope model's (ir/structure.h), and only what GLSL cannot express
+// (a Break or Continue in a do-loop's condition, a Continue nested in a
+// continue chain) is reported here.
 #include <fmt/format.h>
 
 #include "ir/typing.h"
@@ -213,21 +217,11 @@ void FunctionEmitter::terminator(Frame& f, BlockId id, const ir::Block& b) {
       return;
     case Opcode::Break: return break_statement(f, id, t);
     case Opcode::Continue: return continue_statement(f, id);
-    case Opcode::Passthrough:
-      if (f.kind != ChainKind::Case) ctx_.fail("Passthrough outside the chain of a switch case");
-      return;
+    case Opcode::Passthrough: return;  // a case chain ends without `break`: C's fall-through
     case Opcode::LoopIf:
-      if (f.kind != ChainKind::LoopCondition || !has_operand) {
-        ctx_.fail("LoopIf outside the chain of a loop condition");
-        return;
-      }
       f.result.value = value_operand(f, t.operands[0], kEverything);
       return;
     case Opcode::Merge:
-      if (f.kind != ChainKind::IfTrue && f.kind != ChainKind::IfFalse) {
-        ctx_.fail("Merge outside the chain of an If branch");
-        return;
-      }
       if (has_operand) {
         f.result.merged = t.operands[0];
         f.result.value = value_operand(f, t.operands[0], MemoryAccess{});
@@ -240,23 +234,20 @@ void FunctionEmitter::terminator(Frame& f, BlockId id, const ir::Block& b) {
     case Opcode::Loop:
     case Opcode::DoLoop: return assemble_loop(f, id, b);
     case Opcode::Switch: return assemble_switch(f, b);
-    default: ctx_.fail(fmt::format("{} is not a terminator", ir::name(t.opcode)));
+    default: ctx_.fail(fmt::format("internal: {} ends a block", ir::name(t.opcode)));
   }
 }
 
 void FunctionEmitter::break_statement(Frame& f, BlockId id, const ir::Instruction& t) {
   const ir::BlockContext& c = a_.contexts[id.index()];
-  if (!c.break_target.valid()) return ctx_.fail("Break outside a loop or switch");
   if (!c.breaks_from_switch) {
     const LoopContext* l = innermost_loop();
     if (!l || l->loop != c.loop) return ctx_.fail("internal: Break does not target the innermost loop");
-    if (l->phase == LoopContext::Phase::Continue) return ctx_.fail("Break inside a loop's continue chain");
-    if (l->phase == LoopContext::Phase::Condition && f_.block(l->loop).terminator_opcode() == Opcode::DoLoop)
+    if (c.loop_part == ir::BlockKind::LoopCondition && f_.block(c.loop).terminator_opcode() == Opcode::DoLoop)
       return ctx_.fail("Break inside a do-loop's condition chain cannot be expressed in GLSL");
   }
   const ir::RegisterId input = f_.block(c.break_target).merge_input;
-  if (!t.operands.empty()) {
-    if (!input.valid()) return ctx_.fail("Break carries a value but its target has no merge input");
+  if (!t.operands.empty()) {  // the validator guarantees the target's merge input
     const Expr v = value_operand(f, t.operands[0], kEverything);
     statement(f, register_name(input) + " = " + operand_text(v, Prec::Assignment), true);
   }
@@ -264,19 +255,20 @@ void FunctionEmitter::break_statement(Frame& f, BlockId id, const ir::Instructio
 }
 
 void FunctionEmitter::continue_statement(Frame& f, BlockId id) {
+  const ir::BlockContext& c = a_.contexts[id.index()];
   LoopContext* l = innermost_loop();
-  if (!l || l->loop != a_.contexts[id.index()].loop) return ctx_.fail("internal: Continue outside its loop");
-  const bool top_of_body = f.kind == ChainKind::LoopBody && f.construct == l->loop;
-  switch (l->phase) {
-    case LoopContext::Phase::Continue:
-      if (f.kind != ChainKind::LoopContinue || f.construct != l->loop)
+  if (!l || l->loop != c.loop) return ctx_.fail("internal: Continue outside its loop");
+  const bool top_of_body = c.chain_kind == ir::BlockKind::LoopBody && c.construct == c.loop;
+  switch (c.loop_part) {
+    case ir::BlockKind::LoopContinue:
+      if (c.chain_kind != ir::BlockKind::LoopContinue)
         ctx_.fail("Continue nested inside a loop's continue chain cannot be expressed in GLSL");
       return;
-    case LoopContext::Phase::Condition:
-      if (f_.block(l->loop).terminator_opcode() == Opcode::DoLoop)
+    case ir::BlockKind::LoopCondition:
+      if (f_.block(c.loop).terminator_opcode() == Opcode::DoLoop)
         return ctx_.fail("Continue inside a do-loop's condition chain cannot be expressed in GLSL");
       break;
-    case LoopContext::Phase::Body: break;
+    default: break;
   }
   if (l->latch) {
     f.result.only_expressions = false;
@@ -302,12 +294,10 @@ void FunctionEmitter::after_continue_chain(Frame& f, const ir::Block& b) {
       l.latch_declares = k.declares;
     }
   }
-  l.phase = LoopContext::Phase::Condition;
 }
 
 void FunctionEmitter::after_condition_chain(Frame& f, const ir::Block& b) {
   LoopContext& l = loops_.back();
-  l.phase = LoopContext::Phase::Body;
   if (b.terminator_opcode() != Opcode::DoLoop) return;
   const ChainResult& k = f.subs[2];
   ChainResult& c = f.subs[0];
@@ -476,8 +466,6 @@ std::string FunctionEmitter::run() {
                      declarator(ctx_, t, ctx_.variable_names[p.variable.index()]));
   }
   const std::string& name = ctx_.function_names[id_.index()];
-  if (name == "main" && (f_.return_type != ir::predefined::kVoid || !f_.params.empty()))
-    ctx_.fail("the entry point must be `void main()`");
   std::string text = precision_prefix(ctx_, f_.return_type, f_.return_precision, true) +
                      type_text(ctx_, f_.return_type) + " " + name + "(" + fmt::format("{}", fmt::join(params, ", ")) +
                      ") {\n";

@@ -75,9 +75,7 @@ struct Frame {
 inline constexpr std::size_t kMaxPendingAccesses = 64;
 
 struct LoopContext {
-  enum class Phase : std::uint8_t { Continue, Condition, Body };
   ir::BlockId loop;
-  Phase phase = Phase::Continue;
   std::optional<ChunkId> latch;  // placed before each `continue` (the continue block, ...)
   bool latch_declares = false;
   std::string step;              // the `for` step, when the continue block fits there

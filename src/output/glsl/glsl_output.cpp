@@ -13,6 +13,7 @@
 #include "output/glsl/module_names.h"
 #include "output/glsl/function_emitter.h"
 #include "output/glsl/types.h"
+#include "validator/validator.h"
 
 namespace sluice::glsl_out {
 namespace {
@@ -47,36 +48,6 @@ std::vector<std::uint8_t> globals_shared_by_functions(const ir::Module& m) {
   return shared;
 }
 
-// Fails on recursion, by an explicit-stack depth-first search over the calls.
-void refuse_recursion(EmitContext& ctx, const std::vector<std::vector<ir::FunctionId>>& callees) {
-  const ir::Module& m = ctx.m;
-  const std::size_t n = m.function_count();
-  enum : std::uint8_t { kNew, kOpen, kDone };
-  std::vector<std::uint8_t> state(n, kNew);
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (state[root] != kNew) continue;
-    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
-    state[root] = kOpen;
-    while (!stack.empty()) {
-      auto& [f, next] = stack.back();
-      if (next < callees[f].size()) {
-        const std::uint32_t c = callees[f][next++].index();
-        if (state[c] == kOpen) {
-          ctx.fail(fmt::format("function '{}' is recursive; GLSL forbids recursion", m.function(ir::FunctionId(c)).name.text));
-          return;
-        }
-        if (state[c] == kNew) {
-          state[c] = kOpen;
-          stack.push_back({c, 0});
-        }
-        continue;
-      }
-      state[f] = kDone;
-      stack.pop_back();
-    }
-  }
-}
-
 }  // namespace
 
 Result<GlslVersion> parse_version(std::string_view text) {
@@ -86,6 +57,10 @@ Result<GlslVersion> parse_version(std::string_view text) {
 }
 
 Result<std::string> emit(const ir::Module& m, const Options& options) {
+  // The output relies on the validator's guarantees (see the SPIR-V
+  // output's emit()); it reports only what GLSL cannot express.
+  if (const auto problems = validator::validate(m, {1}); !problems.empty())
+    return Error{"invalid IR: " + validator::describe(m, problems.front())};
   EmitContext ctx(m, options);
   compute_canonical_types(ctx);
   if (ctx.es) choose_default_precisions(ctx);
@@ -98,7 +73,6 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
     VariableFacts vars(m.variable_count());
     RegisterStates states(m.register_count());
     const auto callees = callees_of(m);
-    refuse_recursion(ctx, callees);
     ctx.writes_memory = functions_writing_memory(m, callees);
     ctx.shared_by_functions = globals_shared_by_functions(m);
     // A function is declared early when a caller comes before it.

@@ -30,6 +30,8 @@ struct Options {
 };
 
 // The whole shader: version line, extensions, declarations and functions.
+// Invalid IR gets the IR validator's first problem ("invalid IR: ..."), as
+// from spirv::emit; past that only what GLSL cannot express is an error.
 Result<std::string> emit(const ir::Module& m, const Options& options);
 
 // The version `--glsl-version` names: "450" or "310es" (also "310 es");

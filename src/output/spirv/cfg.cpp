@@ -1,24 +1,25 @@
 // CFG construction (layout in cfg.h). One pre-order walk with a heap stack
-// turns each IR block into a node and its terminator into an exit, using a
-// Scope that says where Merge, Break, Continue, Passthrough and LoopIf go.
+// turns each IR block into a node and its terminator into an exit; the
+// scope model (ir/structure.h) says where Merge, Break, Continue,
+// Passthrough and LoopIf go and whether the block is in a continue construct.
 // Then reachability decides which nodes are emitted and which become stubs.
 //
-// SPIR-V's structured rules forbid a few things the tree can say; they are
-// errors when they are reachable: leaving a loop's continue construct other
+// The module is valid IR (emit() validates it first), so the tree is a tree
+// and every jump has the target the scope model gives it. SPIR-V's
+// structured rules forbid a few things valid IR can say; they are errors
+// when they are reachable: leaving a loop's continue construct other
 // than through its back edge (Return, Discard, Unreachable, a Break out of
 // that loop, or a Continue nested inside it), since the back-edge block must
-// structurally post-dominate the continue target; Merge outside an If of its
-// own loop or case; LoopIf or Passthrough away from the top of their chain.
+// structurally post-dominate the continue target (SPIR-V §2.11). A DoLoop's
+// condition chain is part of its continue construct.
 #include "output/spirv/cfg.h"
-
-#include <algorithm>
 
 #include <fmt/format.h>
 
+#include "ir/structure.h"
+
 namespace sluice::spirv::detail {
 namespace {
-
-enum class Chain : std::uint8_t { Other, LoopCondition, LoopContinue, SwitchCase };
 
 enum DeferredError : std::uint8_t {
   kNoError,
@@ -40,42 +41,33 @@ const char* message(std::uint8_t e) {
   }
 }
 
-struct Scope {
-  std::uint32_t if_merge = kNone;      // Merge goes here
-  std::uint32_t break_target = kNone;  // Break goes here
-  std::uint32_t loop = kNone;          // innermost loop, for Continue
-  std::uint32_t switch_index = kNone;  // innermost switch, for Passthrough
-  std::uint32_t case_index = 0;
-  Chain chain = Chain::Other;          // the top-level chain this block is in
-  bool break_to_switch = false;
-  bool in_continue = false;
-  bool in_any_continue = false;
-};
-
-struct WorkItem {
-  std::uint32_t node;
-  Scope scope;
-};
-
 class CfgBuilder {
  public:
-  CfgBuilder(const ir::Module& m, const ir::Function& f) : m_(m), f_(f), node_of_(f.blocks.size(), kNone) {}
+  CfgBuilder(const ir::Module& m, const ir::Function& f)
+      : m_(m),
+        f_(f),
+        contexts_(ir::compute_block_contexts(f)),
+        node_of_(f.blocks.size(), kNone),
+        index_of_(f.blocks.size(), kNone) {}
 
   Result<Cfg> build();
 
  private:
   std::uint32_t block_node(ir::BlockId b);
   std::uint32_t synthetic_node(NodeKind kind, std::uint32_t loop);
-  void translate(std::uint32_t n, const Scope& scope);
-  void translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop, const Scope& scope);
-  void translate_switch(std::uint32_t n, const ir::Block& b, const Scope& scope);
+  void translate(std::uint32_t n);
+  void translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop);
+  void translate_switch(std::uint32_t n, const ir::Block& b);
+  std::uint32_t node_of(ir::BlockId b) const { return b.valid() ? node_of_[b.index()] : kNone; }
+  // The index in Cfg::loops or Cfg::switches of a construct translated
+  // before; kNone (and an internal error) for a tree that is not a tree.
+  std::uint32_t index_of(ir::BlockId construct) {
+    const std::uint32_t i = construct.valid() ? index_of_[construct.index()] : kNone;
+    if (i == kNone) fail(fmt::format("'{}': internal error: a jump's construct was not translated first", f_.name.text));
+    return i;
+  }
   void fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
-  }
-  bool is_true_constant(ir::Operand op) const {
-    return op.is_constant() && op.value() < m_.constant_count() &&
-           m_.constant(op.as_constant()).type == ir::predefined::kBool && !m_.constant(op.as_constant()).spec_id &&
-           m_.constant(op.as_constant()).bits != 0;
   }
   void mark_reachable();
   void make_stubs();
@@ -83,21 +75,15 @@ class CfgBuilder {
 
   const ir::Module& m_;
   const ir::Function& f_;
+  const std::vector<ir::BlockContext> contexts_;  // the scope model: where each block's terminator goes
   Cfg cfg_;
-  std::vector<std::uint32_t> node_of_;  // per BlockId
-  std::vector<WorkItem> stack_;
+  std::vector<std::uint32_t> node_of_;   // per BlockId
+  std::vector<std::uint32_t> index_of_;  // per loop or switch BlockId: its index in Cfg::loops or Cfg::switches
+  std::vector<std::uint32_t> stack_;
   std::string error_;
 };
 
 std::uint32_t CfgBuilder::block_node(ir::BlockId b) {
-  if (!b.valid() || b.index() >= f_.blocks.size()) {
-    fail(fmt::format("'{}': a terminator refers to block b{}, which does not exist", f_.name.text, b.index()));
-    return kNone;
-  }
-  if (node_of_[b.index()] != kNone) {
-    fail(fmt::format("'{}': block b{} appears twice in the block tree", f_.name.text, b.index()));
-    return kNone;
-  }
   const auto n = static_cast<std::uint32_t>(cfg_.nodes.size());
   cfg_.nodes.emplace_back();
   cfg_.nodes.back().block = b;
@@ -121,18 +107,12 @@ Result<Cfg> CfgBuilder::build() {
   const std::size_t most_nodes = f_.blocks.size() * 3;
   cfg_.nodes.reserve(most_nodes);
   cfg_.order.reserve(most_nodes);
-  const std::uint32_t entry = block_node(f_.entry);
-  if (entry == kNone) return Error{error_};
-  stack_.push_back({entry, Scope{}});
+  stack_.push_back(block_node(f_.entry));
   while (!stack_.empty() && error_.empty()) {
-    const WorkItem item = stack_.back();
+    const std::uint32_t n = stack_.back();
     stack_.pop_back();
-    cfg_.order.push_back(item.node);
-    CfgNode& node = cfg_.nodes[item.node];
-    node.innermost_loop = item.scope.loop;
-    node.in_continue = item.scope.in_continue;
-    node.in_any_continue = item.scope.in_any_continue;
-    if (node.kind == NodeKind::Block) translate(item.node, item.scope);
+    cfg_.order.push_back(n);
+    if (cfg_.nodes[n].kind == NodeKind::Block) translate(n);
   }
   if (!error_.empty()) return Error{error_};
   mark_reachable();
@@ -142,13 +122,10 @@ Result<Cfg> CfgBuilder::build() {
   return std::move(cfg_);
 }
 
-void CfgBuilder::translate(std::uint32_t n, const Scope& scope) {
+void CfgBuilder::translate(std::uint32_t n) {
   const ir::Block& b = f_.block(cfg_.nodes[n].block);
+  const ir::BlockContext& scope = contexts_[cfg_.nodes[n].block.index()];
   const ir::Instruction* term = b.terminator();
-  if (!term || !ir::is_terminator(term->opcode)) {
-    fail(fmt::format("'{}': block b{} does not end with a terminator", f_.name.text, cfg_.nodes[n].block.index()));
-    return;
-  }
   const bool has_operand = !term->operands.empty();
   auto set_exit = [&](Exit e, std::uint32_t t0 = kNone, std::uint32_t t1 = kNone) {
     CfgNode& node = cfg_.nodes[n];
@@ -171,49 +148,48 @@ void CfgBuilder::translate(std::uint32_t n, const Scope& scope) {
     case ir::Opcode::Return:
       set_exit(Exit::Return);
       set_operand();
-      if (scope.in_any_continue) defer(kReturnInContinue);
+      if (scope.in_any_continue_construct) defer(kReturnInContinue);
       return;
     case ir::Opcode::Discard:
       set_exit(Exit::Kill);
-      if (scope.in_any_continue) defer(kDiscardInContinue);
+      if (scope.in_any_continue_construct) defer(kDiscardInContinue);
       return;
     case ir::Opcode::Unreachable:
       set_exit(Exit::Unreachable);
-      if (scope.in_any_continue) defer(kUnreachableInContinue);
+      if (scope.in_any_continue_construct) defer(kUnreachableInContinue);
       return;
     case ir::Opcode::Break:
-      if (scope.break_target == kNone) return fail(fmt::format("'{}': Break outside a loop or switch", f_.name.text));
-      set_exit(Exit::Branch, scope.break_target);
+      set_exit(Exit::Branch, node_of(scope.break_target));
       set_edge_value();
-      if (scope.in_continue && !scope.break_to_switch) defer(kBreakInContinue);
+      if (scope.in_continue_construct && !scope.breaks_from_switch) defer(kBreakInContinue);
       return;
     case ir::Opcode::Continue: {
-      if (scope.loop == kNone) return fail(fmt::format("'{}': Continue outside a loop", f_.name.text));
-      const CfgLoop& loop = cfg_.loops[scope.loop];
-      if (scope.chain == Chain::LoopContinue) {
+      const std::uint32_t l = index_of(scope.loop);
+      if (l == kNone) return;
+      const CfgLoop& loop = cfg_.loops[l];
+      if (scope.chain_kind == ir::BlockKind::LoopContinue) {
         // The end of the continue block: on to the next iteration's test.
         set_exit(Exit::Branch, loop.do_loop ? loop.condition : loop.header);
       } else {
         set_exit(Exit::Branch, loop.continue_target);
-        if (scope.in_continue) defer(kNestedContinue);
+        if (scope.in_continue_construct) defer(kNestedContinue);
       }
       return;
     }
     case ir::Opcode::Passthrough: {
-      if (scope.chain != Chain::SwitchCase)
-        return fail(fmt::format("'{}': Passthrough away from the top level of a switch case", f_.name.text));
-      const CfgSwitch& s = cfg_.switches[scope.switch_index];
+      const std::uint32_t i = index_of(scope.construct);
+      if (i == kNone) return;
+      const CfgSwitch& s = cfg_.switches[i];
       const std::uint32_t next = scope.case_index + 1;
-      set_exit(Exit::Branch, next < s.case_nodes.size() ? s.case_nodes[next] : scope.break_target);
+      set_exit(Exit::Branch, s.case_nodes[next]);  // the validator allows no Passthrough in the last case
       return;
     }
     case ir::Opcode::LoopIf: {
-      if (scope.chain != Chain::LoopCondition)
-        return fail(fmt::format("'{}': LoopIf away from the top level of a loop condition", f_.name.text));
-      if (!has_operand) return fail(fmt::format("'{}': LoopIf without a condition", f_.name.text));
-      const CfgLoop& loop = cfg_.loops[scope.loop];
+      const std::uint32_t l = index_of(scope.loop);
+      if (l == kNone) return;
+      const CfgLoop& loop = cfg_.loops[l];
       const std::uint32_t again = loop.do_loop ? loop.header : loop.body;
-      if (is_true_constant(term->operands[0])) {
+      if (ir::constant_bool(m_, term->operands[0]) == true) {
         set_exit(Exit::Branch, again);  // `LoopIf true`: the loop is left through Break only
       } else {
         set_exit(Exit::CondBranch, again, loop.merge);
@@ -222,53 +198,45 @@ void CfgBuilder::translate(std::uint32_t n, const Scope& scope) {
       return;
     }
     case ir::Opcode::Merge:
-      if (scope.if_merge == kNone)
-        return fail(fmt::format("'{}': Merge outside an If (within its loop or switch case)", f_.name.text));
-      set_exit(Exit::Branch, scope.if_merge);
+      set_exit(Exit::Branch, node_of(scope.merge_target));
       set_edge_value();
       return;
     case ir::Opcode::If: {
-      if (!has_operand) return fail(fmt::format("'{}': If without a condition", f_.name.text));
       const std::uint32_t t = block_node(b.if_true());
       const std::uint32_t e = b.if_false().valid() ? block_node(b.if_false()) : kNone;
       const std::uint32_t merge = block_node(b.merge);
-      if (!error_.empty()) return;
       set_exit(Exit::CondBranch, t, e != kNone ? e : merge);
       set_operand();
       cfg_.nodes[n].merge = merge;
-      Scope inner = scope;
-      inner.if_merge = merge;
-      inner.chain = Chain::Other;
-      stack_.push_back({merge, scope});
-      if (e != kNone) stack_.push_back({e, inner});
-      stack_.push_back({t, inner});
+      stack_.push_back(merge);
+      if (e != kNone) stack_.push_back(e);
+      stack_.push_back(t);
       return;
     }
     case ir::Opcode::Loop:
-    case ir::Opcode::DoLoop: return translate_loop(n, b, term->opcode == ir::Opcode::DoLoop, scope);
-    case ir::Opcode::Switch: return translate_switch(n, b, scope);
+    case ir::Opcode::DoLoop: return translate_loop(n, b, term->opcode == ir::Opcode::DoLoop);
+    case ir::Opcode::Switch: return translate_switch(n, b);
     case ir::Opcode::NextBlock: {
       const std::uint32_t merge = block_node(b.merge);
-      if (!error_.empty()) return;
       set_exit(Exit::Branch, merge);
-      stack_.push_back({merge, scope});
+      stack_.push_back(merge);
       return;
     }
     default:
-      fail(fmt::format("'{}': {} is not a terminator", f_.name.text, ir::name(term->opcode)));
+      fail(fmt::format("'{}': internal error: {} ends a block", f_.name.text, ir::name(term->opcode)));
       return;
   }
 }
 
-void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop, const Scope& scope) {
+void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop) {
   const auto index = static_cast<std::uint32_t>(cfg_.loops.size());
   cfg_.loops.emplace_back();
+  index_of_[cfg_.nodes[n].block.index()] = index;
   const std::uint32_t header = synthetic_node(NodeKind::LoopHeader, index);
   const std::uint32_t condition = block_node(b.loop_condition());
   const std::uint32_t body = block_node(b.loop_body());
   const std::uint32_t cont = b.loop_continue().valid() ? block_node(b.loop_continue()) : kNone;
   const std::uint32_t merge = block_node(b.merge);
-  if (!error_.empty()) return;
   const std::uint32_t latch = (!do_loop && cont == kNone) ? synthetic_node(NodeKind::Latch, index) : kNone;
   CfgLoop& loop = cfg_.loops[index];
   loop.do_loop = do_loop;
@@ -291,67 +259,35 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
     cfg_.nodes[latch].target[0] = header;
   }
 
-  Scope inner = scope;
-  inner.loop = index;
-  inner.break_target = merge;
-  inner.break_to_switch = false;
-  inner.if_merge = kNone;
-  inner.switch_index = kNone;
-  inner.chain = Chain::Other;
-  inner.in_continue = false;
-  Scope cond_scope = inner;
-  cond_scope.chain = Chain::LoopCondition;
-  cond_scope.in_continue = do_loop;  // a do-while's test is part of its continue construct
-  cond_scope.in_any_continue = scope.in_any_continue || do_loop;
-  Scope cont_scope = inner;
-  cont_scope.chain = Chain::LoopContinue;
-  cont_scope.in_continue = true;
-  cont_scope.in_any_continue = true;
-  Scope latch_scope = cont_scope;
-  latch_scope.chain = Chain::Other;
-
   // Pushed in reverse emission order.
-  stack_.push_back({merge, scope});
+  stack_.push_back(merge);
   if (do_loop) {
-    stack_.push_back({condition, cond_scope});
-    if (cont != kNone) stack_.push_back({cont, cont_scope});
-    stack_.push_back({body, inner});
+    stack_.push_back(condition);
+    if (cont != kNone) stack_.push_back(cont);
+    stack_.push_back(body);
   } else {
-    stack_.push_back(cont != kNone ? WorkItem{cont, cont_scope} : WorkItem{latch, latch_scope});
-    stack_.push_back({body, inner});
-    stack_.push_back({condition, cond_scope});
+    stack_.push_back(cont != kNone ? cont : latch);
+    stack_.push_back(body);
+    stack_.push_back(condition);
   }
-  stack_.push_back({header, inner});
+  stack_.push_back(header);
 }
 
-void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b, const Scope& scope) {
+void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b) {
   const ir::Instruction& term = *b.terminator();
-  if (term.operands.empty()) return fail(fmt::format("'{}': Switch without a selector", f_.name.text));
-  if (b.case_blocks.size() != b.cases.size())
-    return fail(fmt::format("'{}': Switch with {} case blocks for {} cases", f_.name.text, b.case_blocks.size(),
-                            b.cases.size()));
   const auto index = static_cast<std::uint32_t>(cfg_.switches.size());
   cfg_.switches.emplace_back();
+  index_of_[cfg_.nodes[n].block.index()] = index;
   std::vector<std::uint32_t> case_nodes;
   for (ir::BlockId cb : b.case_blocks) case_nodes.push_back(block_node(cb));
   const std::uint32_t merge = block_node(b.merge);
-  if (!error_.empty()) return;
   CfgSwitch s;
   s.default_target = merge;
-  bool has_default = false;
-  std::vector<std::uint32_t> seen_values;
   for (std::size_t i = 0; i < b.cases.size(); ++i) {
-    if (!b.cases[i].value) {
-      if (has_default) return fail(fmt::format("'{}': Switch with two default cases", f_.name.text));
-      has_default = true;
+    if (b.cases[i].value)
+      s.cases.emplace_back(*b.cases[i].value, case_nodes[i]);
+    else
       s.default_target = case_nodes[i];
-      continue;
-    }
-    const std::uint32_t value = *b.cases[i].value;
-    if (std::find(seen_values.begin(), seen_values.end(), value) != seen_values.end())
-      return fail(fmt::format("'{}': Switch with two cases for {}", f_.name.text, value));
-    seen_values.push_back(value);
-    s.cases.emplace_back(value, case_nodes[i]);
   }
   s.case_nodes = case_nodes;
   cfg_.switches[index] = std::move(s);
@@ -362,17 +298,8 @@ void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b, const Sco
   node.has_operand = true;
   node.merge = merge;
 
-  stack_.push_back({merge, scope});
-  for (std::size_t i = case_nodes.size(); i-- > 0;) {
-    Scope inner = scope;
-    inner.if_merge = kNone;
-    inner.break_target = merge;
-    inner.break_to_switch = true;
-    inner.switch_index = index;
-    inner.case_index = static_cast<std::uint32_t>(i);
-    inner.chain = Chain::SwitchCase;
-    stack_.push_back({case_nodes[i], inner});
-  }
+  stack_.push_back(merge);
+  for (std::size_t i = case_nodes.size(); i-- > 0;) stack_.push_back(case_nodes[i]);
 }
 
 void CfgBuilder::mark_reachable() {
@@ -422,16 +349,16 @@ void CfgBuilder::make_stubs() {
       // An unreachable continue target still holds the loop's back edge.
       node.exit = Exit::Branch;
       node.target[0] = cfg_.loops[stub_loop[n]].header;
-    } else if (node.in_any_continue) {
+    } else if (const ir::BlockContext& scope = contexts_[node.block.index()]; scope.in_any_continue_construct) {
       // OpUnreachable here would be a structured path out of an enclosing
       // continue construct that skips its back-edge block; break out of the
       // innermost loop instead, whose merge leads on to that back edge.
-      if (node.in_continue || node.innermost_loop == kNone)
+      if (scope.in_continue_construct || index_of(scope.loop) == kNone)
         return fail(fmt::format("'{}': a block nothing reaches inside a loop's continue construct cannot be "
                                 "expressed in SPIR-V",
                                 f_.name.text));
       node.exit = Exit::Branch;
-      node.target[0] = cfg_.loops[node.innermost_loop].merge;
+      node.target[0] = cfg_.loops[index_of_[scope.loop.index()]].merge;
     } else {
       node.exit = Exit::Unreachable;
     }

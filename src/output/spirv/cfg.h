@@ -52,9 +52,6 @@ struct CfgNode {
   std::uint32_t continue_target = kNone;      // loop headers
   std::uint32_t loop = kNone;                 // LoopHeader, Latch: index into Cfg::loops
   std::uint32_t switch_index = kNone;         // Switch exits: index into Cfg::switches
-  std::uint32_t innermost_loop = kNone;       // the loop whose construct holds this block
-  bool in_continue = false;                   // in the continue construct of innermost_loop
-  bool in_any_continue = false;               // in some loop's continue construct
   bool reachable = false;
   bool stub = false;                          // unreachable but named by a header: label + exit only
   std::uint8_t deferred_error = 0;            // reported only if the node is reachable
@@ -116,8 +113,8 @@ struct Cfg {
   }
 };
 
-// Builds the CFG without recursion (an explicit stack walks the tree).
-// Fails on trees SPIR-V cannot express (see cfg.cpp) and on malformed trees.
+// Builds the CFG without recursion (an explicit stack walks the tree) of a
+// function of valid IR; fails on trees SPIR-V cannot express (see cfg.cpp).
 Result<Cfg> build_cfg(const ir::Module& m, const ir::Function& f);
 
 }  // namespace sluice::spirv::detail

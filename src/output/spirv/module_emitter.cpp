@@ -18,7 +18,6 @@
 #include "ir/workgroup_size.h"
 #include "output/spirv/context.h"
 #include "output/spirv/function_emitter.h"
-#include "output/spirv/references.h"
 
 namespace sluice::spirv::detail {
 namespace {
@@ -54,7 +53,6 @@ class ModuleEmitter {
   Result<std::vector<std::uint32_t>> run();
 
  private:
-  void check_recursion();
   void emit_globals();
   void decorate_global(ir::VariableId v, std::uint32_t id);
   void emit_entry_point(ir::FunctionId entry);
@@ -65,59 +63,24 @@ class ModuleEmitter {
   ModuleContext mc_;
   std::set<std::uint32_t> used_locations_[2];        // Input, Output
   std::set<std::pair<std::uint32_t, std::uint32_t>> used_bindings_;  // (set, binding)
-  std::vector<std::vector<std::uint32_t>> callees_;  // per function, from check_references
 };
 
 Result<std::vector<std::uint32_t>> ModuleEmitter::run() {
-  if (auto problem = check_references(m_, callees_)) return Error{*problem};
+  // Valid IR (emit() validated it): every id exists, `main` is the entry
+  // point and takes nothing, and no call recurses.
   if (mc_.failed()) return Error{mc_.error()};
   const ir::FunctionId entry = m_.entry_point();
-  if (!entry.valid()) return Error{"the module has no entry point (a function named 'main')"};
-  const ir::Function& main = m_.function(entry);
-  if (main.return_type != ir::predefined::kVoid || !main.params.empty())
-    return Error{"the entry point 'main' must take no parameters and return void"};
-  check_recursion();
-  if (!mc_.failed()) emit_globals();
+  emit_globals();
   for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i) FunctionEmitter(mc_, ir::FunctionId(i)).emit();
   if (!mc_.failed()) emit_entry_point(entry);
   if (mc_.failed()) return Error{mc_.error()};
   return assemble();
 }
 
-void ModuleEmitter::check_recursion() {
-  // An iterative depth-first search of the call graph for a back edge.
-  const std::uint32_t n = static_cast<std::uint32_t>(m_.function_count());
-  const auto& callees = callees_;
-  std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the stack, 2 done
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (state[root]) continue;
-    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
-    state[root] = 1;
-    while (!stack.empty()) {
-      auto& [f, next] = stack.back();
-      if (next == callees[f].size()) {
-        state[f] = 2;
-        stack.pop_back();
-        continue;
-      }
-      const std::uint32_t g = callees[f][next++];
-      if (state[g] == 1)
-        return mc_.fail(fmt::format("'{}' is recursive; SPIR-V shaders cannot recurse",
-                                    m_.function(ir::FunctionId(g)).name.text));
-      if (state[g] == 0) {
-        state[g] = 1;
-        stack.emplace_back(g, 0);
-      }
-    }
-  }
-}
-
 void ModuleEmitter::emit_globals() {
   // Explicit locations and bindings first, so automatic ones avoid them.
   for (ir::VariableId v : m_.globals()) {
-    if (v.index() >= m_.variable_count()) return mc_.fail(fmt::format("global v{} does not exist", v.index()));
     const ir::Variable& var = m_.variable(v);
-    if (!ir::is_pointer(m_, var.type)) return mc_.fail(fmt::format("global v{} is not of pointer type", v.index()));
     const ir::Type& pt = m_.type(var.type);
     const ir::Decorations& d = var.decorations;
     if (d.location && (pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output)) {

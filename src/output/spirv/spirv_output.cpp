@@ -11,6 +11,8 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include "validator/validator.h"
+
 namespace sluice::spirv {
 namespace detail {
 Result<std::vector<std::uint32_t>> emit_module(const ir::Module& m, const Options& options);
@@ -61,6 +63,11 @@ std::uint32_t spirv_version(TargetEnv env) { return info(env).version; }
 bool is_vulkan(TargetEnv env) { return env <= TargetEnv::Vulkan1_3; }
 
 Result<std::vector<std::uint32_t>> emit(const ir::Module& module, const Options& options) {
+  // The emitter relies on the validator's guarantees (a tree, jumps where
+  // the scope model allows them, operands as opcode.def says): it reports
+  // only what valid IR may hold that SPIR-V cannot express.
+  if (const auto problems = validator::validate(module, {1}); !problems.empty())
+    return Error{"invalid IR: " + validator::describe(module, problems.front())};
   auto words = detail::emit_module(module, options);
   if (!words || !options.run_spirv_opt) return words;
   return optimize(*words, options.target);

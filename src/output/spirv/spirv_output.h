@@ -60,9 +60,11 @@ struct Options {
   std::string entry_point_name = "main";
 };
 
-// The module as SPIR-V words, or why it cannot be translated. The module is
-// expected to be valid IR (validator.h); emit() never aborts on one that is
-// not, but may then return an error or a module spirv-val rejects.
+// The module as SPIR-V words, or why it cannot be translated. emit() runs
+// the IR validator (validator.h) first and returns its first problem for
+// invalid IR ("invalid IR: f0 'main', ...: message"); past that the emitter
+// relies on the validator's guarantees and reports only what SPIR-V cannot
+// express.
 Result<std::vector<std::uint32_t>> emit(const ir::Module& module, const Options& options = {});
 
 // SPIRV-Tools' validator (spirv-val) run in-process: one message per

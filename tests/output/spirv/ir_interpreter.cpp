@@ -217,7 +217,7 @@ bool IrInterpreter::terminate(std::vector<Frame>& stack, IrRun& out) {
     case Opcode::Break: go(frame, ctx.break_target, term); return true;
     case Opcode::Continue: {
       const ir::Block& loop = f.block(ctx.loop);
-      const bool to_condition = ctx.in_loop_continue || !loop.loop_continue().valid();
+      const bool to_condition = ctx.in_continue || !loop.loop_continue().valid();
       go(frame, to_condition ? loop.loop_condition() : loop.loop_continue(), term);
       return true;
     }
