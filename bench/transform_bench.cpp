@@ -5,8 +5,7 @@
 //
 //   build-transform/bench/transform_bench --benchmark_filter=fold
 //
-// When the GLSL and λV front ends and the SPIR-V output are built, it also
-// measures SPIR-V sizes instead of timing (docs/performance.md):
+// It also measures SPIR-V sizes instead of timing (docs/performance.md):
 //
 //   build-transform/bench/transform_bench --spirv-sizes FILE...
 //
@@ -22,14 +21,10 @@
 #include <sstream>
 #include <string>
 
-#ifdef SLUICE_BENCH_SPIRV_SIZES
 #include "frontend/glsl/glsl_frontend.h"
-#ifdef SLUICE_BENCH_LAMBDAV
 #include "frontend/lambdav/lambdav.h"
-#endif
 #include "output/spirv/spirv_output.h"
 #include "validator/validator.h"
-#endif
 
 #include "../tests/transform/scale_shapes.h"
 #include "transform/pass_manager.h"
@@ -85,9 +80,19 @@ void register_all() {
       {"calls", testing::scale::many_calls},
       {"memory", testing::scale::memory_traffic},
   };
-  const char* passes[] = {"dealias",          "fold",           "simplify-cfg",     "cse",
-                          "unreachable-code", "dead-registers", "unused-variables", "unused-functions", "unused-resources",
-                          "dce",              "inline",         "dead-stores",      "uninitialized-loads",
+  const char* passes[] = {"dealias",
+                          "fold",
+                          "simplify-cfg",
+                          "cse",
+                          "unreachable-code",
+                          "dead-registers",
+                          "unused-variables",
+                          "unused-functions",
+                          "unused-resources",
+                          "dce",
+                          "inline",
+                          "dead-stores",
+                          "uninitialized-loads",
                           "forward-stores",   "lower-increments", "if-conversion",  "O1"};
   for (const auto& [shape_name, shape] : shapes) {
     benchmark::RegisterBenchmark((std::string("copy-module/") + shape_name).c_str(), copy_module, shape)
@@ -110,7 +115,6 @@ void register_all() {
 
 }  // namespace
 
-#ifdef SLUICE_BENCH_SPIRV_SIZES
 int spirv_sizes(int argc, char** argv) {
   transform::PassManager pm;
   transform::RunOptions options;
@@ -126,11 +130,9 @@ int spirv_sizes(int argc, char** argv) {
     text << in.rdbuf();
     std::optional<ir::Module> module;
     if (path.ends_with(".lv")) {
-#ifdef SLUICE_BENCH_LAMBDAV
       lambdav::CompileOptions lo;
       lo.file_name = path;
       module = lambdav::compile(text.str(), lo).module;
-#endif
     } else {
       glsl::Options go;
       go.auto_map_locations = go.auto_map_bindings = path.find("/automap/") != std::string::npos;
@@ -143,7 +145,8 @@ int spirv_sizes(int argc, char** argv) {
     }
     for (const std::string level : {"O0", "O1", "inline+O1"}) {
       ir::Module m = *module;
-      transform::Pipeline pipeline = level == "inline+O1" ? *pm.parse_pass_list("inline") : *pm.pipeline(level);
+      transform::Pipeline pipeline =
+          level == "inline+O1" ? *pm.parse_pass_list("inline") : *pm.pipeline(level);
       if (level == "inline+O1") {
         const transform::Pipeline o1 = *pm.pipeline("O1");
         pipeline.stages.insert(pipeline.stages.end(), o1.stages.begin(), o1.stages.end());
@@ -165,12 +168,9 @@ int spirv_sizes(int argc, char** argv) {
   }
   return 0;
 }
-#endif
 
 int main(int argc, char** argv) {
-#ifdef SLUICE_BENCH_SPIRV_SIZES
   if (argc > 1 && std::string(argv[1]) == "--spirv-sizes") return spirv_sizes(argc - 2, argv + 2);
-#endif
   register_all();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -83,33 +83,6 @@ TEST_CASE("If false without else disappears, a branch that never merges drops th
   CHECK(reachable_blocks(s.m, s.main) == 1);
 }
 
-TEST_CASE("a constant If whose branch merges from inside a loop is left alone") {
-  testing::ShaderUnderTest s;
-  auto x = s.input_x();
-  auto c = must(s.b.emit(Opcode::GreaterThan, {x, predefined::kFloatZero}));
-  auto outer = must(s.b.branch_if(predefined::kTrue, true));
-  s.b.set_block(outer.true_block);
-  auto loop = must(s.b.branch_loop());
-  s.b.set_block(loop.condition);
-  must(s.b.terminate(Opcode::LoopIf, c));
-  s.b.set_block(loop.body);
-  must(s.b.terminate(Opcode::Merge));  // leaves the loop and the If at once
-  s.b.set_block(loop.merge);
-  must(s.b.terminate(Opcode::Merge));
-  s.b.set_block(outer.false_block);
-  must(s.b.terminate(Opcode::Merge));
-  s.b.set_block(outer.merge);
-  s.finish_scalar(x);
-  const auto problems = testing::validation_problems(s.m);
-  if (!problems.empty()) {
-    // The validator does not allow a Merge out of a loop: nothing to test.
-    SUCCEED("the IR rules forbid the shape: " << problems.front());
-    return;
-  }
-  testing::run_passes(s.m, "simplify-cfg");
-  CHECK(testing::count_instructions(s.m, Opcode::If) == 1);
-}
-
 TEST_CASE("a Loop whose condition is constant false disappears") {
   testing::ShaderUnderTest s;
   auto loop = must(s.b.branch_loop(false, true));
