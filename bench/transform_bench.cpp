@@ -20,6 +20,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/lambdav/lambdav.h"
@@ -80,20 +81,10 @@ void register_all() {
       {"calls", testing::scale::many_calls},
       {"memory", testing::scale::memory_traffic},
   };
-  const char* passes[] = {"dealias",
-                          "fold",
-                          "simplify-cfg",
-                          "cse",
-                          "unreachable-code",
-                          "dead-registers",
-                          "unused-variables",
-                          "unused-functions",
-                          "unused-resources",
-                          "dce",
-                          "inline",
-                          "dead-stores",
-                          "uninitialized-loads",
-                          "forward-stores",   "lower-increments", "if-conversion",  "O1"};
+  // Every registered pass, and the -O1 pipeline.
+  std::vector<std::string> passes;
+  for (const transform::PassInfo& p : transform::PassManager().passes()) passes.push_back(p.name);
+  passes.push_back("O1");
   for (const auto& [shape_name, shape] : shapes) {
     benchmark::RegisterBenchmark((std::string("copy-module/") + shape_name).c_str(), copy_module, shape)
         ->Arg(100000)
@@ -101,9 +92,9 @@ void register_all() {
         ->Arg(1000000)
         ->Unit(benchmark::kMillisecond)
         ->Complexity(benchmark::oN);
-    for (const char* pass : passes) {
-      const std::string name = std::string(pass) + "/" + shape_name;
-      benchmark::RegisterBenchmark(name.c_str(), run_pass, shape, std::string(pass))
+    for (const std::string& pass : passes) {
+      const std::string name = pass + "/" + shape_name;
+      benchmark::RegisterBenchmark(name.c_str(), run_pass, shape, pass)
           ->Arg(100000)
           ->Arg(300000)
           ->Arg(1000000)
@@ -146,7 +137,7 @@ int spirv_sizes(int argc, char** argv) {
     for (const std::string level : {"O0", "O1", "inline+O1"}) {
       ir::Module m = *module;
       transform::Pipeline pipeline =
-          level == "inline+O1" ? *pm.parse_pass_list("inline") : *pm.pipeline(level);
+          level == "inline+O1" ? *pm.parse_pass_list("inline-functions") : *pm.pipeline(level);
       if (level == "inline+O1") {
         const transform::Pipeline o1 = *pm.pipeline("O1");
         pipeline.stages.insert(pipeline.stages.end(), o1.stages.begin(), o1.stages.end());

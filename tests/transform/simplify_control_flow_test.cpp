@@ -1,4 +1,4 @@
-// simplify-cfg: constant Ifs, loops that run their body once or never, and
+// simplify-control-flow: constant Ifs, loops that run their body once or never, and
 // NextBlock chains.
 #include <catch2/catch.hpp>
 
@@ -45,7 +45,7 @@ TEST_CASE("If on a constant becomes its chosen branch, the merge input becomes t
   s.finish_scalar(s.b.merge_input(blocks.merge));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::If) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::NextBlock) == 0);
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -76,7 +76,7 @@ TEST_CASE("If false without else disappears, a branch that never merges drops th
   must(s.b.terminate(Opcode::Return));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::If) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Discard) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 1);
@@ -97,7 +97,7 @@ TEST_CASE("a Loop whose condition is constant false disappears") {
   s.finish_scalar(predefined::kFloatOne);
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::Loop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 0);  // the body went with it
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -119,7 +119,7 @@ TEST_CASE("a DoLoop with a constant false condition and no continue statement ru
   must(s.b.terminate(Opcode::Return));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 2);  // body, then continue block, once each
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -137,7 +137,7 @@ TEST_CASE("a DoLoop left only by the Break closing its body becomes that body, B
   s.finish_scalar(s.b.merge_input(loop.merge));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Break) == 0);
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -159,7 +159,7 @@ TEST_CASE("a DoLoop that continues from inside its body stays a loop") {
   s.b.set_block(loop.merge);
   s.finish_scalar(x);
   testing::require_valid(s.m);
-  testing::run_passes(s.m, "simplify-cfg");
+  testing::run_passes(s.m, "simplify-control-flow");
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 1);
 }
 
@@ -174,9 +174,9 @@ TEST_CASE("chains of NextBlock are stitched into one block") {
   s.finish_scalar(s.input_x());
   testing::require_valid(s.m);
   CHECK(reachable_blocks(s.m, s.main) == kLinks + 1);
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(reachable_blocks(s.m, s.main) == 1);
   CHECK(s.m.function(s.main).blocks.size() == 1);
   CHECK(s.m.function(s.main).block(s.m.function(s.main).entry).declarations.size() == kLinks);
-  CHECK_FALSE(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK_FALSE(testing::run_passes(s.m, "simplify-control-flow"));
 }

@@ -5,7 +5,7 @@
 //   If c { Merge a } else { Merge a }; Input: r   ->   (uses of r become a)
 //   If c { Merge } [else { Merge }]               ->   nothing
 //
-// The If becomes NextBlock into its merge block (simplify-cfg then stitches
+// The If becomes NextBlock into its merge block (simplify-control-flow then stitches
 // the chain). Only scalar and vector merge inputs become a Select: for
 // those Select is one instruction in every output. The Select's result is
 // the merge input's register, so its precision is kept.

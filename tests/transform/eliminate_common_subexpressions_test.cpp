@@ -1,4 +1,4 @@
-// cse: duplicates of pure instructions are removed where the first
+// eliminate-common-subexpressions: duplicates of pure instructions are removed where the first
 // dominates; loads, siblings and different precisions are not merged.
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,7 @@ TEST_CASE("loads of memory the invocation may write are never merged") {
   auto y = must(s.b.load(g));
   s.finish_scalar(must(s.b.emit(Opcode::Add, {x, y})));
   testing::require_valid(s.m);
-  CHECK_FALSE(testing::run_passes(s.m, "cse"));
+  CHECK_FALSE(testing::run_passes(s.m, "eliminate-common-subexpressions"));
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 2);
 }
 
@@ -44,12 +44,12 @@ TEST_CASE("duplicates in one block and below a dominating block are merged, comm
   testing::require_valid(s.m);
   (void)b;
 
-  CHECK(testing::run_passes(s.m, "cse"));
+  CHECK(testing::run_passes(s.m, "eliminate-common-subexpressions"));
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 1);
   CHECK(testing::count_instructions(s.m, Opcode::Add) == 2);  // a, and the final sum
   CHECK(testing::count_instructions(s.m, Opcode::Mul) == 1);
   CHECK(testing::count_instructions(s.m, Opcode::AccessVectorComponent) == 1);
-  CHECK_FALSE(testing::run_passes(s.m, "cse"));
+  CHECK_FALSE(testing::run_passes(s.m, "eliminate-common-subexpressions"));
 }
 
 TEST_CASE("siblings do not dominate each other, different precisions stay apart") {
@@ -69,7 +69,7 @@ TEST_CASE("siblings do not dominate each other, different precisions stay apart"
   auto sum = must(s.b.emit(Opcode::Add, {medium, high}));
   s.finish_scalar(must(s.b.emit(Opcode::Add, {sum, s.b.merge_input(blocks.merge)})));
   testing::require_valid(s.m);
-  CHECK_FALSE(testing::run_passes(s.m, "cse"));
+  CHECK_FALSE(testing::run_passes(s.m, "eliminate-common-subexpressions"));
   CHECK(testing::count_instructions(s.m, Opcode::Sin) == 2);
   CHECK(testing::count_instructions(s.m, Opcode::Cos) == 2);
 }
@@ -77,7 +77,7 @@ TEST_CASE("siblings do not dominate each other, different precisions stay apart"
 TEST_CASE("a uniform or input load inside a loop is not replaced by one outside it") {
   // glslang reloads `while (b >= u)`'s uniform every iteration; NVIDIA's 580
   // driver draws a wrong picture when the loop compares with a load hoisted
-  // before it (docs/workarounds.md), so cse keeps the load in its loop. Two
+  // before it (docs/workarounds.md), so eliminate-common-subexpressions keeps the load in its loop. Two
   // loads in the same loop block are still merged.
   testing::ShaderUnderTest s;
   auto before = s.input_x();
@@ -92,6 +92,6 @@ TEST_CASE("a uniform or input load inside a loop is not replaced by one outside 
   s.b.set_block(loop.merge);
   s.finish_scalar(before);
   testing::require_valid(s.m);
-  CHECK(testing::run_passes(s.m, "cse"));
+  CHECK(testing::run_passes(s.m, "eliminate-common-subexpressions"));
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 2);
 }

@@ -4,7 +4,7 @@
 // Store, Load or initialized declaration already gave, with no write to the
 // variable on any path in between, becomes that value. The SPIR-V output's
 // SSA promotion does the same for the locals it promotes, but only at
-// emission: here folding, if-conversion and dead-store elimination see the
+// emission: here folding, convert-ifs and dead-store elimination see the
 // values, and Private globals and locals the output cannot promote
 // (addressed through Access chains elsewhere) benefit too.
 //

@@ -2,7 +2,7 @@
 // the invocation alone can see): a Store, or an increment, into a
 // Function-storage local or a Private global is dead when no live
 // instruction ever reads that variable; the dead stores go together with
-// everything only they used. Unlike unused-variables, a variable read only
+// everything only they used. Unlike remove-unused-variables, a variable read only
 // to compute what is stored back into it (`i++` on a counter nobody
 // reads, `v = v * 2.0`) counts as unread.
 //
@@ -27,7 +27,7 @@
 //      instruction not marked live (roots are always marked, so only pure
 //      instructions and dead stores go; every user of a removed register
 //      is itself unmarked, and no block changes shape).
-// Linear in the module. unused-variables (dce) then drops the variables
+// Linear in the module. remove-unused-variables (eliminate-dead-code) then drops the variables
 // that lost their last use.
 #include "ir/operands.h"
 #include "ir/traversal.h"

@@ -3,7 +3,7 @@
 // constants) and shared (Workgroup) variables that no instruction of any
 // function refers to are removed, as spirv-opt -O removes them. Inputs and
 // outputs stay (they are the stage's interface whether used or not), and
-// so do Private variables (unused-variables handles those).
+// so do Private variables (remove-unused-variables handles those).
 //
 // This changes what reflection sees, so it is its own pass: -O1 runs it,
 // a pass list without it keeps every declared resource.

@@ -1,4 +1,4 @@
-// dce and its parts: dead registers and merge inputs, code after
+// eliminate-dead-code and its parts: dead registers and merge inputs, code after
 // terminators, unused variables, unused functions.
 #include <catch2/catch.hpp>
 
@@ -19,11 +19,11 @@ TEST_CASE("dead-registers removes unused pure instructions, transitively, and ke
   s.finish_scalar(x);
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "dead-registers"));
+  CHECK(testing::run_passes(s.m, "eliminate-dead-registers"));
   CHECK(testing::count_instructions(s.m, Opcode::Sin) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Mul) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::PrefixIncrement) == 1);
-  CHECK_FALSE(testing::run_passes(s.m, "dead-registers"));
+  CHECK_FALSE(testing::run_passes(s.m, "eliminate-dead-registers"));
 }
 
 TEST_CASE("a merge input nobody reads goes, and so do the values only it used") {
@@ -40,7 +40,7 @@ TEST_CASE("a merge input nobody reads goes, and so do the values only it used") 
   s.finish_scalar(x);
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "dead-registers"));
+  CHECK(testing::run_passes(s.m, "eliminate-dead-registers"));
   const Function& f = s.m.function(s.main);
   CHECK_FALSE(f.block(f.block(f.entry).merge).merge_input.valid());
   CHECK(testing::count_instructions(s.m, Opcode::Exp) == 0);
@@ -70,12 +70,12 @@ TEST_CASE("unreachable-code: an If whose branches both return loses what followe
   s.finish_scalar(x);
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "unreachable-code"));
+  CHECK(testing::run_passes(s.m, "eliminate-unreachable-code"));
   CHECK(testing::count_instructions(s.m, Opcode::PrefixIncrement) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Break) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 0);  // after the loop: unreachable too
   CHECK(testing::count_instructions(s.m, Opcode::Unreachable) == 2);
-  CHECK_FALSE(testing::run_passes(s.m, "unreachable-code"));
+  CHECK_FALSE(testing::run_passes(s.m, "eliminate-unreachable-code"));
 }
 
 TEST_CASE("unused-variables removes locals nobody reads, with their stores") {
@@ -95,14 +95,14 @@ TEST_CASE("unused-variables removes locals nobody reads, with their stores") {
   testing::require_valid(s.m);
   const std::size_t variables = s.m.variable_count();
 
-  CHECK(testing::run_passes(s.m, "unused-variables"));
+  CHECK(testing::run_passes(s.m, "remove-unused-variables"));
   CHECK(s.m.variable_count() == variables - 3);  // written, idle, scratch
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 2);  // read, color
   CHECK(testing::count_instructions(s.m, Opcode::AccessVectorComponent) == 0);  // went with its store
   bool kept_read = false;
   for (std::uint32_t i = 0; i < s.m.variable_count(); ++i) kept_read |= s.m.variable(VariableId(i)).name.text == "read";
   CHECK(kept_read);
-  CHECK_FALSE(testing::run_passes(s.m, "unused-variables"));
+  CHECK_FALSE(testing::run_passes(s.m, "remove-unused-variables"));
 }
 
 TEST_CASE("unused-functions removes what main never calls, renumbering calls") {
@@ -124,7 +124,7 @@ TEST_CASE("unused-functions removes what main never calls, renumbering calls") {
   testing::require_valid(m);
   (void)dead;
 
-  CHECK(testing::run_passes(m, "unused-functions"));
+  CHECK(testing::run_passes(m, "remove-unused-functions"));
   CHECK(m.function_count() == 2);
   CHECK(m.variable_count() == 1);  // dead's parameter went with it
   const Function& main = m.function(m.entry_point());
@@ -150,19 +150,19 @@ TEST_CASE("unused-resources drops resources no instruction uses, and keeps input
   s.finish_scalar(scale);
   testing::require_valid(s.m);
   const std::size_t variables = s.m.variable_count();
-  CHECK(testing::run_passes(s.m, "unused-resources"));
-  CHECK(s.m.variable_count() == variables - 1);  // idle; the Private one is unused-variables' business
+  CHECK(testing::run_passes(s.m, "remove-unused-resources"));
+  CHECK(s.m.variable_count() == variables - 1);  // idle; the Private one is remove-unused-variables' business
   std::vector<std::string> names;
   for (std::uint32_t i = 0; i < s.m.variable_count(); ++i) names.push_back(s.m.variable(VariableId(i)).name.text);
   CHECK(std::find(names.begin(), names.end(), "idle") == names.end());
   CHECK(std::find(names.begin(), names.end(), "v") != names.end());  // an input nobody reads stays
-  CHECK_FALSE(testing::run_passes(s.m, "unused-resources"));
+  CHECK_FALSE(testing::run_passes(s.m, "remove-unused-resources"));
 }
 
 TEST_CASE("dce runs the four parts together") {
   Module m = testing::build_angle_example();
   const std::size_t before = testing::count_all_instructions(m);
-  testing::run_passes(m, "dce");
+  testing::run_passes(m, "eliminate-dead-code");
   CHECK(testing::count_all_instructions(m) <= before);
-  CHECK_FALSE(testing::run_passes(m, "dce"));
+  CHECK_FALSE(testing::run_passes(m, "eliminate-dead-code"));
 }

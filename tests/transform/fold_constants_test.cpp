@@ -39,7 +39,7 @@ Folded fold_one(Build&& build) {
   must(s.b.store(sink, r));
   s.finish(must(s.b.load(s.input)));
   testing::require_valid(s.m);
-  testing::run_passes(s.m, "fold");
+  testing::run_passes(s.m, "fold-constants");
   Operand stored;
   for (const Block& blk : s.m.function(s.main).blocks)
     for (const Instruction& inst : blk.instructions)
@@ -233,10 +233,10 @@ TEST_CASE("folding cascades in one pass and reaches terminator operands") {
   must(s.b.terminate(Opcode::Merge));
   s.b.set_block(blocks.merge);
   s.finish_scalar(sel);
-  testing::run_passes(s.m, "fold");
+  testing::run_passes(s.m, "fold-constants");
   const Function& f = s.m.function(s.main);
   CHECK(f.block(f.entry).terminator()->operands[0] == Operand(predefined::kTrue));
   CHECK(testing::count_instructions(s.m, Opcode::Select) == 0);  // select(true, x, 0) is x
   CHECK(testing::count_instructions(s.m, Opcode::Mul) == 0);
-  CHECK_FALSE(testing::run_passes(s.m, "fold"));
+  CHECK_FALSE(testing::run_passes(s.m, "fold-constants"));
 }
