@@ -123,5 +123,5 @@ TEST_CASE("O1 on a shader with something for every pass (golden)") {
   REQUIRE(pm.run(s.m, *pm.pipeline("O1"), options).ok());
   CHECK(testing::count_all_instructions(s.m) == 7);  // access, load, add, add, splat, store, return
   testing::check_golden("transform_O1_example.ir", dump(s.m));
-  CHECK(trace.find("; IR after simplify-cfg\n") != std::string::npos);
+  CHECK(trace.find("; IR after simplify-control-flow\n") != std::string::npos);
 }
