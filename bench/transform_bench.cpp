@@ -82,8 +82,9 @@ void register_all() {
       {"memory", testing::scale::memory_traffic},
   };
   // Every registered pass, and the -O1 pipeline.
+  const transform::PassManager pm;
   std::vector<std::string> passes;
-  for (const transform::PassInfo& p : transform::PassManager().passes()) passes.push_back(p.name);
+  for (const transform::PassInfo& p : pm.passes()) passes.push_back(p.name);
   passes.push_back("O1");
   for (const auto& [shape_name, shape] : shapes) {
     benchmark::RegisterBenchmark((std::string("copy-module/") + shape_name).c_str(), copy_module, shape)
