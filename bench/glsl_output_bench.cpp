@@ -8,12 +8,8 @@
 //   BM_EmitChain/N       N chained arithmetic instructions, for linearity.
 // Counters: ns_per_instruction (CPU time over the IR's instructions),
 // bytes (GLSL text per iteration), instructions. docs/performance.md
-// ("GLSL output") has the figures. Built without the GLSL output and the
-// GLSL front end linked (tests/output/glsl/links.cmake links them and
-// defines SLUICE_GLSL_OUTPUT_BENCH), the program only says so.
+// ("GLSL output") has the figures.
 #include <benchmark/benchmark.h>
-
-#if SLUICE_GLSL_OUTPUT_BENCH
 
 #include <algorithm>
 #include <filesystem>
@@ -164,16 +160,5 @@ void BM_EmitChain(benchmark::State& state) {
 BENCHMARK(BM_EmitChain)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-#else
-
-// Built without the GLSL output and front end linked: nothing to measure.
-static void BM_GlslOutputNotLinked(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
-  state.SetLabel("glsl_output_bench needs tests/output/glsl/links.cmake's links");
-}
-BENCHMARK(BM_GlslOutputNotLinked);
-
-#endif
 
 BENCHMARK_MAIN();

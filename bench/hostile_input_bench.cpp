@@ -5,6 +5,7 @@
 // its budgets (passes.h, InlineOptions). The whole pipeline is timed; the
 // counters give the IR left after the passes and the SPIR-V words — flat
 // in `levels` once the budget is reached. docs/limits.md quotes the figures.
+// BM_DoublingRefused: the captured variant, which the front end refuses.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -47,8 +48,25 @@ void BM_Doubling(benchmark::State& state) {
   state.counters["spirv_words"] = static_cast<double>(words);
 }
 
+// Doubling with captured values, which the front end must inline: past its
+// size budget it refuses the program ("program too large") after work
+// bounded by that budget, not 2^levels (tests/frontend/lambdav/limits_test.cpp
+// checks the refusal; this times it).
+void BM_DoublingRefused(benchmark::State& state) {
+  const std::string source = lambdav::generate::doubling(static_cast<std::size_t>(state.range(0)), true);
+  for (auto _ : state) {
+    auto compiled = lambdav::compile(source);
+    if (compiled.ok()) {
+      state.SkipWithError("the program compiled: the size budget did not stop it");
+      return;
+    }
+    benchmark::DoNotOptimize(compiled.diagnostics.size());
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_DoublingRefused)->Arg(20)->Arg(60)->ArgNames({"levels"})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Doubling)
     ->ArgsProduct({{10, 20, 40, 60}, {0, 1}})
     ->ArgNames({"levels", "O"})

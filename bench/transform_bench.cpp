@@ -5,8 +5,7 @@
 //
 //   build-transform/bench/transform_bench --benchmark_filter=fold
 //
-// When the GLSL and λV front ends and the SPIR-V output are built, it also
-// measures SPIR-V sizes instead of timing (docs/performance.md):
+// It also measures SPIR-V sizes instead of timing (docs/performance.md):
 //
 //   build-transform/bench/transform_bench --spirv-sizes FILE...
 //
@@ -21,15 +20,12 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
-#ifdef SLUICE_BENCH_SPIRV_SIZES
 #include "frontend/glsl/glsl_frontend.h"
-#ifdef SLUICE_BENCH_LAMBDAV
 #include "frontend/lambdav/lambdav.h"
-#endif
 #include "output/spirv/spirv_output.h"
 #include "validator/validator.h"
-#endif
 
 #include "../tests/transform/scale_shapes.h"
 #include "transform/pass_manager.h"
@@ -85,10 +81,11 @@ void register_all() {
       {"calls", testing::scale::many_calls},
       {"memory", testing::scale::memory_traffic},
   };
-  const char* passes[] = {"dealias",          "fold",           "simplify-cfg",     "cse",
-                          "unreachable-code", "dead-registers", "unused-variables", "unused-functions", "unused-resources",
-                          "dce",              "inline",         "dead-stores",      "uninitialized-loads",
-                          "forward-stores",   "lower-increments", "if-conversion",  "O1"};
+  // Every registered pass, and the -O1 pipeline.
+  const transform::PassManager pm;
+  std::vector<std::string> passes;
+  for (const transform::PassInfo& p : pm.passes()) passes.push_back(p.name);
+  passes.push_back("O1");
   for (const auto& [shape_name, shape] : shapes) {
     benchmark::RegisterBenchmark((std::string("copy-module/") + shape_name).c_str(), copy_module, shape)
         ->Arg(100000)
@@ -96,9 +93,9 @@ void register_all() {
         ->Arg(1000000)
         ->Unit(benchmark::kMillisecond)
         ->Complexity(benchmark::oN);
-    for (const char* pass : passes) {
-      const std::string name = std::string(pass) + "/" + shape_name;
-      benchmark::RegisterBenchmark(name.c_str(), run_pass, shape, std::string(pass))
+    for (const std::string& pass : passes) {
+      const std::string name = pass + "/" + shape_name;
+      benchmark::RegisterBenchmark(name.c_str(), run_pass, shape, pass)
           ->Arg(100000)
           ->Arg(300000)
           ->Arg(1000000)
@@ -110,7 +107,6 @@ void register_all() {
 
 }  // namespace
 
-#ifdef SLUICE_BENCH_SPIRV_SIZES
 int spirv_sizes(int argc, char** argv) {
   transform::PassManager pm;
   transform::RunOptions options;
@@ -126,11 +122,9 @@ int spirv_sizes(int argc, char** argv) {
     text << in.rdbuf();
     std::optional<ir::Module> module;
     if (path.ends_with(".lv")) {
-#ifdef SLUICE_BENCH_LAMBDAV
       lambdav::CompileOptions lo;
       lo.file_name = path;
       module = lambdav::compile(text.str(), lo).module;
-#endif
     } else {
       glsl::Options go;
       go.auto_map_locations = go.auto_map_bindings = path.find("/automap/") != std::string::npos;
@@ -143,7 +137,8 @@ int spirv_sizes(int argc, char** argv) {
     }
     for (const std::string level : {"O0", "O1", "inline+O1"}) {
       ir::Module m = *module;
-      transform::Pipeline pipeline = level == "inline+O1" ? *pm.parse_pass_list("inline") : *pm.pipeline(level);
+      transform::Pipeline pipeline =
+          level == "inline+O1" ? *pm.parse_pass_list("inline-functions") : *pm.pipeline(level);
       if (level == "inline+O1") {
         const transform::Pipeline o1 = *pm.pipeline("O1");
         pipeline.stages.insert(pipeline.stages.end(), o1.stages.begin(), o1.stages.end());
@@ -165,12 +160,9 @@ int spirv_sizes(int argc, char** argv) {
   }
   return 0;
 }
-#endif
 
 int main(int argc, char** argv) {
-#ifdef SLUICE_BENCH_SPIRV_SIZES
   if (argc > 1 && std::string(argv[1]) == "--spirv-sizes") return spirv_sizes(argc - 2, argv + 2);
-#endif
   register_all();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "corpus.h"
 #include "golden_file.h"
 
 namespace sluice::testing {
@@ -20,8 +21,6 @@ struct StageShader {
   std::string target_env = "vulkan1.0";
 };
 
-// Every row of INDEX.md's glsl-stages table, in its order; empty when the
-// corpus is missing (the callers REQUIRE the count they expect).
 // The shaders the GLSL front end refuses, each with its reason
 // (docs/testing.md, "Geometry and tessellation shaders").
 inline const std::map<std::string, std::string>& refused_stage_shaders() {
@@ -36,9 +35,13 @@ inline const std::map<std::string, std::string>& refused_stage_shaders() {
   return list;
 }
 
-inline std::vector<StageShader> stage_shaders(const std::string& corpus) {
+// Every row of INDEX.md's glsl-stages table, in its order; the test fails
+// when the corpus is missing.
+inline std::vector<StageShader> stage_shaders() {
   std::vector<StageShader> out;
-  const std::string index = read_file(corpus + "/INDEX.md");
+  const std::string corpus = corpus_dir();
+  corpus_dir("glsl-stages");
+  const std::string index = read_file(corpus_file("INDEX.md"));
   static const std::regex row(R"(\| glsl-stages/([^ |]+) \|[^|]*\|[^|]*\|[^|]*\| `glslangValidator ([^`]*)` \|)");
   for (auto it = std::sregex_iterator(index.begin(), index.end(), row); it != std::sregex_iterator(); ++it) {
     StageShader s;

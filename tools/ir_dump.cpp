@@ -24,9 +24,7 @@
 #include "ir/dump.h"
 #include "internal_error.h"
 #include "ir/parse.h"
-#ifdef SLUICE_HAVE_VALIDATOR
 #include "validator/validator.h"
-#endif
 
 namespace {
 
@@ -94,14 +92,9 @@ int run(int argc, char** argv) {
   std::cout.flush();
 
   if (validate) {
-#ifdef SLUICE_HAVE_VALIDATOR
     const auto problems = sluice::validator::validate(module);
     for (const auto& p : problems) std::cerr << name << ": " << sluice::validator::describe(module, p) << "\n";
     if (!problems.empty()) return 1;
-#else
-    std::cerr << "ir-dump: --validate: this build has no validator\n";
-    return 1;
-#endif
   }
   return 0;
 }

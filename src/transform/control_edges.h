@@ -2,7 +2,7 @@
 // Switch block, the blocks whose terminator leaves to its merge block
 // (Merge for an If, Break for a loop or switch) and, for loops, the blocks
 // ending in Continue or LoopIf. Passes that restructure control flow
-// (simplify-cfg, unreachable-code, dead-registers) read this instead of
+// (simplify-control-flow, eliminate-unreachable-code, eliminate-dead-registers) read this instead of
 // searching sub-trees, which keeps them linear.
 //
 // Algorithm: compute_block_contexts() gives every block its targets; one

@@ -4,7 +4,7 @@
 // other. So a block's parent is the divergent block that owns its chain,
 // or for a merge block the divergent block whose merge it is. Children are
 // listed in the walk's pre-order: a construct's sub-blocks (in slot order)
-// before its merge block. cse and forward-stores walk it.
+// before its merge block. eliminate-common-subexpressions and forward-stores walk it.
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@
 //
 // The DoLoop is entered once and left only by the Breaks, so the loop
 // merge input carries the return value (docs/ir.md, "Merge inputs");
-// simplify-cfg, run at the end of this pass, removes the wrapper when the
+// simplify-control-flow, run at the end of this pass, removes the wrapper when the
 // callee returned only at its end. GLSL semantics are kept: arguments are
 // copied in and out, never aliased.
 //

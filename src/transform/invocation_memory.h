@@ -1,5 +1,5 @@
-// Shared by the passes on memory only one invocation sees (dead-stores,
-// uninitialized-loads, forward-stores, lower-increments): which variables
+// Shared by the passes on memory only one invocation sees (eliminate-dead-stores,
+// replace-uninitialized-loads, forward-stores, lower-increments): which variables
 // are parameters, which are Function or Private memory, what an increment
 // is.
 #pragma once

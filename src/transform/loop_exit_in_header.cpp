@@ -28,8 +28,8 @@
 //    body block itself.
 // The copies get new registers (a condition block sees only its ancestors'
 // values, not the body's); the If's condition becomes the constant that
-// never breaks, and simplify-cfg folds it away; instructions of the body
-// that only the test used are dead then, and dead-registers drops them
+// never breaks, and simplify-control-flow folds it away; instructions of the body
+// that only the test used are dead then, and eliminate-dead-registers drops them
 // (workarounds run after -O1's passes, which would otherwise do it).
 //
 // A loop whose exits do work first (`for (;;) { acc += j; if (j == 0)

@@ -1,5 +1,5 @@
 // Increments and decrements as plain memory operations, so that
-// forward-stores, fold and dead-stores see through them:
+// forward-stores, fold and eliminate-dead-stores see through them:
 //
 //   r = PrefixIncrement p    ->   t = Load p;  r = Add t 1;  Store p r
 //   r = PostfixIncrement p   ->   r = Load p;  t = Add r 1;  Store p t

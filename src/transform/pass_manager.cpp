@@ -1,17 +1,20 @@
 // The pass registry and pipeline runner. Pipelines:
 //   O0: dealias — Alias is a transformation aid no output understands.
-//   O1: dealias, inline (first, as in spirv-opt -O; GLSL has no recursion),
-//       lower-increments; then uninitialized-loads → forward-stores → fold
-//       → simplify-cfg → if-conversion → cse → dead-stores → dce repeated
-//       while any of them changes something (at most 4 rounds: each round
-//       is linear, so the pipeline is too); then dealias. O1 keeps the
-//       shader's interface as declared: unused-resources (which drops
-//       resources no instruction uses, as spirv-opt -O does) changes what
-//       reflection and the application see, so it runs only when asked for
-//       by name (--passes=...,unused-resources).
+//   O1: dealias, inline-functions (first, as in spirv-opt -O; GLSL has no
+//       recursion), lower-increments; then replace-uninitialized-loads →
+//       forward-stores → fold-constants → simplify-control-flow →
+//       convert-ifs → eliminate-common-subexpressions →
+//       eliminate-dead-stores → eliminate-dead-code repeated while any of
+//       them changes something (at most 4 rounds: each round is linear, so
+//       the pipeline is too); then dealias. O1 keeps the shader's interface
+//       as declared: remove-unused-resources (which drops resources no
+//       instruction uses, as spirv-opt -O does) changes what reflection and
+//       the application see, so it runs only when asked for by name
+//       (--passes=...,remove-unused-resources).
 #include "transform/pass_manager.h"
 
 #include <chrono>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -20,18 +23,23 @@
 namespace sluice::transform {
 
 PassManager::PassManager() {
+  // Each pass under one name: its function's (passes.h) and its file's
+  // (src/transform/<name>.cpp), hyphenated. docs/ir.md documented the
+  // shorter names before; they stay accepted (kAliases).
   add({"dealias", "remove Alias instructions, pointing their uses at the aliased value", dealias});
-  add({"fold", "fold operations on constants (float32 IEEE-754, integer wrap-around)", fold_constants});
-  add({"simplify-cfg", "If/Loop/DoLoop on constants, NextBlock chains stitched", simplify_control_flow});
-  add({"cse", "common-subexpression elimination over the dominance tree", eliminate_common_subexpressions});
-  add({"unreachable-code", "drop merge blocks nothing reaches", eliminate_unreachable_code});
-  add({"dead-registers", "drop unused pure instructions and unread merge inputs", eliminate_dead_registers});
-  add({"unused-variables", "drop Function/Private variables nobody reads", remove_unused_variables});
-  add({"unused-functions", "drop functions the entry point never calls", remove_unused_functions});
-  add({"unused-resources", "drop uniform/buffer/sampler/shared globals no instruction uses", remove_unused_resources});
-  add({"dead-stores", "drop stores into Function/Private variables no live instruction reads",
+  add({"fold-constants", "fold operations on constants (float32 IEEE-754, integer wrap-around)", fold_constants});
+  add({"simplify-control-flow", "If/Loop/DoLoop on constants, NextBlock chains stitched", simplify_control_flow});
+  add({"eliminate-common-subexpressions", "common-subexpression elimination over the dominance tree",
+       eliminate_common_subexpressions});
+  add({"eliminate-unreachable-code", "drop merge blocks nothing reaches", eliminate_unreachable_code});
+  add({"eliminate-dead-registers", "drop unused pure instructions and unread merge inputs", eliminate_dead_registers});
+  add({"remove-unused-variables", "drop Function/Private variables nobody reads", remove_unused_variables});
+  add({"remove-unused-functions", "drop functions the entry point never calls", remove_unused_functions});
+  add({"remove-unused-resources", "drop uniform/buffer/sampler/shared globals no instruction uses",
+       remove_unused_resources});
+  add({"eliminate-dead-stores", "drop stores into Function/Private variables no live instruction reads",
        eliminate_dead_stores});
-  add({"uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
+  add({"replace-uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
        replace_uninitialized_loads});
   add({"lower-increments", "++/-- on Function/Private scalars and vectors become Load, Add/Sub, Store",
        lower_increments});
@@ -39,9 +47,11 @@ PassManager::PassManager() {
        forward_stores});
   add({"loop-exit-in-header", "workaround: a loop's leading exit test becomes its condition (docs/workarounds.md)",
        loop_exit_in_header});
-  add({"if-conversion", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
-  add({"dce", "unreachable-code, unused-functions, unused-variables, dead-registers", eliminate_dead_code});
-  add({"inline", "inline calls to IR functions (in/out/inout copied)",
+  add({"convert-ifs", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
+  add({"eliminate-dead-code",
+       "eliminate-unreachable-code, remove-unused-functions, remove-unused-variables, eliminate-dead-registers",
+       eliminate_dead_code});
+  add({"inline-functions", "inline calls to IR functions (in/out/inout copied)",
        [](ir::Module& m) { return inline_functions(m); }});
 }
 
@@ -55,7 +65,30 @@ void PassManager::add(PassInfo pass) {
   passes_.push_back(std::move(pass));
 }
 
+namespace {
+
+// The names docs/ir.md gave the passes before each got one name.
+constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+    {"fold", "fold-constants"},
+    {"simplify-cfg", "simplify-control-flow"},
+    {"cse", "eliminate-common-subexpressions"},
+    {"unreachable-code", "eliminate-unreachable-code"},
+    {"dead-registers", "eliminate-dead-registers"},
+    {"unused-variables", "remove-unused-variables"},
+    {"unused-functions", "remove-unused-functions"},
+    {"unused-resources", "remove-unused-resources"},
+    {"dead-stores", "eliminate-dead-stores"},
+    {"uninitialized-loads", "replace-uninitialized-loads"},
+    {"if-conversion", "convert-ifs"},
+    {"dce", "eliminate-dead-code"},
+    {"inline", "inline-functions"},
+};
+
+}  // namespace
+
 const PassInfo* PassManager::find(std::string_view name) const {
+  for (const auto& [alias, canonical] : kAliases)
+    if (name == alias) name = canonical;
   for (const PassInfo& p : passes_)
     if (p.name == name) return &p;
   return nullptr;
@@ -65,9 +98,10 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
   if (level.starts_with('-')) level.remove_prefix(1);
   if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
   if (level == "O1")
-    return Pipeline{{Stage{{"dealias", "inline", "lower-increments"}, 1},
-                     Stage{{"uninitialized-loads", "forward-stores", "fold", "simplify-cfg", "if-conversion", "cse",
-                            "dead-stores", "dce"},
+    return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments"}, 1},
+                     Stage{{"replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
+                            "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
+                            "eliminate-dead-code"},
                            4},
                      Stage{{"dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
@@ -80,12 +114,13 @@ Result<Pipeline> PassManager::parse_pass_list(std::string_view list) const {
     std::string_view name = list.substr(0, comma);
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (name.empty()) continue;
-    if (!find(name)) {
+    const PassInfo* pass = find(name);
+    if (!pass) {
       std::string known;
       for (const PassInfo& info : passes_) known += (known.empty() ? "" : ", ") + info.name;
       return Error{fmt::format("unknown pass '{}' (known: {})", name, known)};
     }
-    p.stages.push_back(Stage{{std::string(name)}, 1});
+    p.stages.push_back(Stage{{pass->name}, 1});
   }
   return p;
 }

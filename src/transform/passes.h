@@ -20,7 +20,7 @@ using PassResult = Result<bool>;
 PassResult dealias(ir::Module& m);
 
 // Evaluates unary, binary, built-in, constructor and extract instructions
-// whose operands are constants (constant_folding.cpp says exactly how).
+// whose operands are constants (fold_constants.cpp says exactly how).
 PassResult fold_constants(ir::Module& m);
 
 // If on a constant, Loop on a constant false, DoLoop that runs its body

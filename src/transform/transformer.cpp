@@ -106,14 +106,6 @@ void move_structure(Block& from, Block& to) {
   from.merge = BlockId{};
 }
 
-void end_with_next_block(Function& f, BlockId block, BlockId next) {
-  Instruction inst;
-  inst.opcode = Opcode::NextBlock;
-  Block& b = f.block(block);
-  b.instructions.push_back(std::move(inst));
-  b.merge = next;
-}
-
 namespace {
 
 // Rewrites the instructions of one block. Returns the block that holds the

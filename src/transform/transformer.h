@@ -150,8 +150,6 @@ ir::RegisterId assign_new_register_to_instruction(ir::Module& m, ir::Instruction
 // Moves everything that follows the terminator (sub-blocks, cases, merge)
 // from one block to another, leaving `from` with none.
 void move_structure(ir::Block& from, ir::Block& to);
-// Appends the open-chain link: `block` ends with NextBlock into `next`.
-void end_with_next_block(ir::Function& f, ir::BlockId block, ir::BlockId next);
 // Appends to `out` the chain at `start` and every block below it, skipping
 // blocks already marked in `claimed` (and marking the ones it takes; the
 // caller sizes `claimed` to the block table once, so repeated calls on

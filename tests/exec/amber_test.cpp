@@ -6,6 +6,7 @@
 
 #include "exec/amber_data.h"
 #include "exec/amber_executor.h"
+#include "corpus.h"
 #include "exec_test_support.h"
 
 using namespace sluice::exec;
@@ -201,7 +202,7 @@ TEST_CASE("a corpus file runs with its own SPIR-V and catches a flipped comparis
   Runner& runner = test::shared_runner();
   // Its shader picks numbers[(0.0 < zero) ? 1 : 2] and draws red only when
   // that is 2: with the comparison flipped it reads numbers[1] and is black.
-  const std::string path = std::string(SLUICE_CORPUS_DIR) + "/exec/cov-access-array-dot.amber";
+  const std::string path = sluice::testing::corpus_file("exec/cov-access-array-dot.amber");
   auto reference = run_amber_file(runner, path);
   REQUIRE(reference.ok());
   REQUIRE(reference->passed());

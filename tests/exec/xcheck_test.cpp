@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "exec/xcheck.h"
+#include "corpus.h"
 #include "exec_test_support.h"
 
 using namespace sluice::exec;
@@ -46,7 +47,7 @@ TEST_CASE("xcheck of a bare shader: same SPIR-V agrees, flipped comparison misma
 
 TEST_CASE("xcheck of an Amber file runs every variant against the script's SPIR-V") {
   Runner& runner = test::shared_runner();
-  const std::string path = std::string(SLUICE_CORPUS_DIR) + "/exec/cov-access-array-dot.amber";
+  const std::string path = sluice::testing::corpus_file("exec/cov-access-array-dot.amber");
   AmberVariant same{"same", [](const amber::ShaderDecl&, const std::vector<uint32_t>& words) {
                       return sluice::Result<std::vector<uint32_t>>(words);
                     }};

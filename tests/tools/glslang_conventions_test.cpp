@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "corpus.h"
 #include "tools/driver_run.h"
 
 namespace fs = std::filesystem;
@@ -41,8 +42,7 @@ std::string spvasm(const Scratch& s, const fs::path& shader, const std::string& 
 }
 
 std::vector<std::string> corpus_shaders() {
-  const fs::path dir = fs::path(SLUICE_CORPUS_DIR) / "glsl";
-  if (!fs::is_directory(dir)) FAIL("the shared corpus is missing: " << dir << " (see tests/CMakeLists.txt)");
+  const fs::path dir = sluice::testing::corpus_dir("glsl");
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string ext = e.path().extension().string();

@@ -68,7 +68,7 @@ TEST_CASE("inlining copies in and out and keeps the call's register") {
   testing::require_valid(t.m);
   const std::size_t stores_in_callee = 2;
 
-  CHECK(testing::run_passes(t.m, "inline"));
+  CHECK(testing::run_passes(t.m, "inline-functions"));
   const Function& main = t.m.function(t.main);
   std::size_t calls = 0, stores = 0, loads = 0;
   visit(main, [&](const BlockVisit&, const Block& blk) {
@@ -94,7 +94,7 @@ TEST_CASE("inlining copies in and out and keeps the call's register") {
   (void)loads;
 
   // Everything else cleans up: the callee is no longer called.
-  testing::run_passes(t.m, "dealias,dce");
+  testing::run_passes(t.m, "dealias,eliminate-dead-code");
   CHECK(t.m.function_count() == 1);
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("functions that return from inside a loop are not inlined") {
   must(b.store(t.color, must(b.emit(Opcode::Call, {t.callee}))));
   must(b.terminate(Opcode::Return));
   testing::require_valid(t.m);
-  CHECK_FALSE(testing::run_passes(t.m, "inline"));
+  CHECK_FALSE(testing::run_passes(t.m, "inline-functions"));
   CHECK(testing::count_instructions(t.m, Opcode::Call) == 1);
 }
 
@@ -207,10 +207,10 @@ TEST_CASE("inlining a doubling chain stays within the module budget") {
   Module m = doubling_chain(40);
   testing::require_valid(m);
   const std::size_t before = total_instructions(m);
-  CHECK(testing::run_passes(m, "inline"));
+  CHECK(testing::run_passes(m, "inline-functions"));
   const std::size_t after = total_instructions(m);
   CHECK(after > before);
-  // simplify-cfg (inside the pass) only removes instructions, so the
+  // simplify-control-flow (inside the pass) only removes instructions, so the
   // inliner's own count bounds what is left.
   CHECK(after <= std::max(4 * before, before + 50'000));
   // The calls left are the ones past the budget.

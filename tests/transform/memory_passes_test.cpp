@@ -1,6 +1,6 @@
 // The -O1 passes on memory and control flow, before and after in the IR
-// text form: dead-stores, uninitialized-loads, forward-stores,
-// lower-increments, if-conversion.
+// text form: eliminate-dead-stores, replace-uninitialized-loads, forward-stores,
+// lower-increments, convert-ifs.
 #include <catch2/catch.hpp>
 
 #include "text_form_util.h"
@@ -62,7 +62,7 @@ TEST_CASE("dead-stores: stores nobody reads go, with the reads that only fed the
       "    r0   (t1) =    Load v0                                       [highp]\n"
       "                   Store v1 r0\n"
       "                   Return\n");
-  CHECK(testing::check_before_after("dead-stores", before, after));
+  CHECK(testing::check_before_after("eliminate-dead-stores", before, after));
 }
 
 TEST_CASE("dead-stores: a store something reads stays, and outputs always do") {
@@ -76,7 +76,7 @@ TEST_CASE("dead-stores: a store something reads stays, and outputs always do") {
       "    r3   (t1) =    Add r1 r2                                     [highp]\n"
       "                   Store v1 r3\n"
       "                   Return\n");
-  CHECK_FALSE(testing::check_before_after("dead-stores", live, live));
+  CHECK_FALSE(testing::check_before_after("eliminate-dead-stores", live, live));
 }
 
 TEST_CASE("uninitialized-loads: loads of never-written uninitialized variables become zero") {
@@ -92,7 +92,7 @@ TEST_CASE("uninitialized-loads: loads of never-written uninitialized variables b
       "    r2   (t1) =    Add c2 c2                                     [highp]\n"
       "                   Store v1 r2\n"
       "                   Return\n");
-  CHECK(testing::check_before_after("uninitialized-loads", before, after));
+  CHECK(testing::check_before_after("replace-uninitialized-loads", before, after));
 }
 
 TEST_CASE("uninitialized-loads: a variable written anywhere, or initialized, keeps its loads") {
@@ -107,7 +107,7 @@ TEST_CASE("uninitialized-loads: a variable written anywhere, or initialized, kee
       "                   Store v2 c3\n"
       "                   Return\n");
   written.variables.replace(written.variables.find("'ta_3'"), 6, "'ta_3'=c3");
-  CHECK_FALSE(testing::check_before_after("uninitialized-loads", written, written));
+  CHECK_FALSE(testing::check_before_after("replace-uninitialized-loads", written, written));
 }
 
 TEST_CASE("forward-stores: a dominating store gives later loads their value, until a write") {
@@ -236,7 +236,7 @@ TEST_CASE("if-conversion: an If whose branches only merge becomes a Select, or n
       "    r2   (t1) =    Select r1 r0 c3[highp]                        [highp]\n"
       "                   Store v1 r2\n"
       "                   Return\n");
-  CHECK(testing::check_before_after("if-conversion,simplify-cfg", before, after));
+  CHECK(testing::check_before_after("convert-ifs,simplify-control-flow", before, after));
 }
 
 TEST_CASE("if-conversion: a branch that does something stays") {
@@ -247,5 +247,5 @@ TEST_CASE("if-conversion: a branch that does something stays") {
       "    V___________\n"
       "    Merge Block:\n"
       "                   Return\n");
-  CHECK_FALSE(testing::check_before_after("if-conversion", kept, kept));
+  CHECK_FALSE(testing::check_before_after("convert-ifs", kept, kept));
 }

@@ -214,9 +214,19 @@ std::optional<std::string> output_of(const Module& original, float x) {
 }  // namespace
 
 TEST_CASE("every pass and pipeline keeps what random programs compute") {
-  const char* pipelines[] = {"fold",         "simplify-cfg", "cse",  "unreachable-code", "dead-registers",
-                             "unused-variables", "unused-functions", "unused-resources", "dce", "inline", "dealias",
-                             "inline,dealias,fold,simplify-cfg,cse,dce"};
+  const char* pipelines[] = {
+      "fold-constants",
+      "simplify-control-flow",
+      "eliminate-common-subexpressions",
+      "eliminate-unreachable-code",
+      "eliminate-dead-registers",
+      "remove-unused-variables",
+      "remove-unused-functions",
+      "remove-unused-resources",
+      "eliminate-dead-code",
+      "inline-functions",
+      "dealias",
+      "inline-functions,dealias,fold-constants,simplify-control-flow,eliminate-common-subexpressions,eliminate-dead-code"};
   const float inputs[] = {-1.5f, 0.25f, 2.0f};
   transform::PassManager pm;
   transform::RunOptions options;

@@ -109,8 +109,8 @@ inline ir::Module many_calls(std::size_t instructions) {
   return std::move(s.m);
 }
 
-// Memory traffic for the -O1 memory passes (forward-stores, dead-stores,
-// uninitialized-loads, lower-increments, if-conversion): Ifs nested
+// Memory traffic for the -O1 memory passes (forward-stores, eliminate-dead-stores,
+// replace-uninitialized-loads, lower-increments, convert-ifs): Ifs nested
 // instructions/12 deep; each level stores to and loads from a local float,
 // increments a local int, loads a component of a local vec4, reads a
 // never-written Private global and opens an If on the input whose true

@@ -1,4 +1,4 @@
-// simplify-cfg: constant Ifs, loops that run their body once or never, and
+// simplify-control-flow: constant Ifs, loops that run their body once or never, and
 // NextBlock chains.
 #include <catch2/catch.hpp>
 
@@ -45,7 +45,7 @@ TEST_CASE("If on a constant becomes its chosen branch, the merge input becomes t
   s.finish_scalar(s.b.merge_input(blocks.merge));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::If) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::NextBlock) == 0);
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -76,38 +76,11 @@ TEST_CASE("If false without else disappears, a branch that never merges drops th
   must(s.b.terminate(Opcode::Return));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::If) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Discard) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 1);
   CHECK(reachable_blocks(s.m, s.main) == 1);
-}
-
-TEST_CASE("a constant If whose branch merges from inside a loop is left alone") {
-  testing::ShaderUnderTest s;
-  auto x = s.input_x();
-  auto c = must(s.b.emit(Opcode::GreaterThan, {x, predefined::kFloatZero}));
-  auto outer = must(s.b.branch_if(predefined::kTrue, true));
-  s.b.set_block(outer.true_block);
-  auto loop = must(s.b.branch_loop());
-  s.b.set_block(loop.condition);
-  must(s.b.terminate(Opcode::LoopIf, c));
-  s.b.set_block(loop.body);
-  must(s.b.terminate(Opcode::Merge));  // leaves the loop and the If at once
-  s.b.set_block(loop.merge);
-  must(s.b.terminate(Opcode::Merge));
-  s.b.set_block(outer.false_block);
-  must(s.b.terminate(Opcode::Merge));
-  s.b.set_block(outer.merge);
-  s.finish_scalar(x);
-  const auto problems = testing::validation_problems(s.m);
-  if (!problems.empty()) {
-    // The validator does not allow a Merge out of a loop: nothing to test.
-    SUCCEED("the IR rules forbid the shape: " << problems.front());
-    return;
-  }
-  testing::run_passes(s.m, "simplify-cfg");
-  CHECK(testing::count_instructions(s.m, Opcode::If) == 1);
 }
 
 TEST_CASE("a Loop whose condition is constant false disappears") {
@@ -124,7 +97,7 @@ TEST_CASE("a Loop whose condition is constant false disappears") {
   s.finish_scalar(predefined::kFloatOne);
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::Loop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 0);  // the body went with it
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -146,7 +119,7 @@ TEST_CASE("a DoLoop with a constant false condition and no continue statement ru
   must(s.b.terminate(Opcode::Return));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Store) == 2);  // body, then continue block, once each
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -164,7 +137,7 @@ TEST_CASE("a DoLoop left only by the Break closing its body becomes that body, B
   s.finish_scalar(s.b.merge_input(loop.merge));
   testing::require_valid(s.m);
 
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 0);
   CHECK(testing::count_instructions(s.m, Opcode::Break) == 0);
   CHECK(reachable_blocks(s.m, s.main) == 1);
@@ -186,7 +159,7 @@ TEST_CASE("a DoLoop that continues from inside its body stays a loop") {
   s.b.set_block(loop.merge);
   s.finish_scalar(x);
   testing::require_valid(s.m);
-  testing::run_passes(s.m, "simplify-cfg");
+  testing::run_passes(s.m, "simplify-control-flow");
   CHECK(testing::count_instructions(s.m, Opcode::DoLoop) == 1);
 }
 
@@ -201,9 +174,9 @@ TEST_CASE("chains of NextBlock are stitched into one block") {
   s.finish_scalar(s.input_x());
   testing::require_valid(s.m);
   CHECK(reachable_blocks(s.m, s.main) == kLinks + 1);
-  CHECK(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK(testing::run_passes(s.m, "simplify-control-flow"));
   CHECK(reachable_blocks(s.m, s.main) == 1);
   CHECK(s.m.function(s.main).blocks.size() == 1);
   CHECK(s.m.function(s.main).block(s.m.function(s.main).entry).declarations.size() == kLinks);
-  CHECK_FALSE(testing::run_passes(s.m, "simplify-cfg"));
+  CHECK_FALSE(testing::run_passes(s.m, "simplify-control-flow"));
 }

@@ -2,13 +2,15 @@
 // predefined types and constants of an empty one plus the sections a test
 // writes; a pass runs (validated before and after) on the parsed "before"
 // and its dump must equal the dump of the parsed "after" (parsing and
-// dumping both, so only the IR is compared, not the spacing).
+// dumping both, so only the IR is compared, not the spacing). Or: a whole
+// module's text through one pass, compared with a golden dump.
 #pragma once
 
 #include <string>
 
 #include <catch2/catch.hpp>
 
+#include "golden_file.h"
 #include "ir/dump.h"
 #include "ir/parse.h"
 #include "transform_test_util.h"
@@ -52,6 +54,19 @@ inline bool check_before_after(const std::string& passes, const TextModule& befo
   const std::string got = ir::dump(m), want = ir::dump(expected);
   INFO("got:\n" << got << "\nwanted:\n" << want);
   CHECK(got == want);
+  return changed;
+}
+
+// One pass on a whole module's IR text, its dump compared with the golden
+// file `golden_name` (tests/golden; SLUICE_UPDATE_GOLDEN=1 rewrites it), as
+// SPIRV-Tools' SinglePassRunAndMatch and Tint's EXPECT_EQ on disassembly
+// do. The module is validated before and after. Returns whether the pass
+// reported a change.
+inline bool check_pass_on_text(const std::string& pass, const std::string& text, const std::string& golden_name) {
+  ir::Module m = parse_text(text);
+  require_valid(m);
+  const bool changed = run_passes(m, pass);
+  check_golden(golden_name, ir::dump(m));
   return changed;
 }
 

@@ -152,10 +152,11 @@ Frame* Lowerer::new_frame(const Frame* parent, std::uint32_t size) {
   return f;
 }
 
-Value Lowerer::lookup(const Frame* env, BindingRef b) const {
+Lowered Lowerer::lookup(const Frame* env, BindingRef b, NodeId at) {
   const Frame* f = env;
   while (f && f->level > b.level) f = f->parent;
-  if (!f || f->level != b.level || b.slot >= f->size) return Value::of(ValueKind::Tail, 0);  // unreachable
+  if (!f || f->level != b.level || b.slot >= f->size)
+    return error(at, fmt::format("internal error: no binding at level {}, slot {}", b.level, b.slot));
   return f->values[b.slot];
 }
 
@@ -176,7 +177,12 @@ Value Lowerer::make_closure(std::uint32_t func, const Frame* env) {
     std::vector<std::uint32_t> key{func};
     bool closed = true;
     for (const BindingRef& b : f.free) {
-      const Value v = lookup(env, b);
+      const Lowered found = lookup(env, b, f.node);
+      if (!found) {  // reported; the closure stays open
+        closed = false;
+        break;
+      }
+      const Value v = *found;
       switch (v.kind) {
         case ValueKind::Runtime:
           if (!v.operand.is_constant()) closed = false;
@@ -218,7 +224,10 @@ Lowered Lowerer::lower(NodeId e, const Frame* env, const ArgList* pending, std::
     case NodeKind::Identifier: {
       const NodeInfo& info = res_.info[e];
       switch (info.ref) {
-        case RefKind::Local: return apply_pending(lookup(env, {info.a, info.b}), pending, tail);
+        case RefKind::Local: {
+          const Lowered v = lookup(env, {info.a, info.b}, e);
+          return v ? apply_pending(*v, pending, tail) : std::nullopt;
+        }
         case RefKind::Builtin: return apply_pending(Value::of(ValueKind::Builtin, info.a), pending, tail);
         case RefKind::Swizzle: return apply_pending(Value::of(ValueKind::Swizzle, info.a), pending, tail);
         case RefKind::None: break;

@@ -1,12 +1,13 @@
 // Lowering λV to IR. λV's functions are compile-time values, so lowering is
-// an evaluator over the resolved tree that emits IR as it goes (the report's
-// `translate` with environments instead of substitution):
+// an evaluator over the resolved tree that emits IR as it goes (the
+// small-step semantics of docs/lambdav.md, "Evaluation", with environments
+// instead of substitution):
 //
 //   lower(expr, env, pending, tail) -> Value
 //
 // `env` is the frame chain the expression's names live in; `pending` is the
-// stack of argument lists the expression's value will be applied to (the
-// report's A: `((if c f g) x)` applies x inside each branch); `tail` names
+// stack of argument lists the expression's value will be applied to
+// (`((if c f g) x)` applies x inside each branch); `tail` names
 // the rec-func whose tail position this is, if any. Arguments are lowered
 // once, before the function body, and reused as registers, so the output
 // grows with the source, not with substitution.
@@ -113,7 +114,9 @@ class Lowerer {
   ApplicationKey application_key(std::uint32_t closure, const ArgList& args) const;
   void activate(const ApplicationKey& key) { ++active_[key]; }
   void deactivate(const ApplicationKey& key);
-  Value lookup(const Frame* env, BindingRef b) const;
+  // The value bound at `b`; an internal error at `at` when the resolver's
+  // reference does not name a slot of the frames (never, for resolved input).
+  Lowered lookup(const Frame* env, BindingRef b, NodeId at);
   Frame* new_frame(const Frame* parent, std::uint32_t size);
   std::string function_name(const Closure& c) const;
 
@@ -155,7 +158,8 @@ class Lowerer {
   // Ends a tail position: Break with a run-time value; a Tail value has
   // ended its block already. Gives τ of Rec τ (invalid for PureRec).
   std::optional<ir::TypeId> finish_tail(const Value& v, NodeId at);
-  // The report's rec-match of two branch types (invalid = PureRec).
+  // rec-match of two branch types (docs/lambdav.md, "rec-func, rec and tail
+  // position"; invalid = PureRec).
   std::optional<ir::TypeId> rec_match(ir::TypeId a, ir::TypeId b, NodeId at);
 
   // --- IR functions for closed first-order applications (lower_functions.cpp) ---

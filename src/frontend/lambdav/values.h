@@ -3,8 +3,8 @@
 // IR register or constant with its type; a function is a closure (a func
 // node and the frame it was made in), a builtin, a swizzle, or the `rec` of
 // a rec-func being lowered. `Tail` is what a tail position that already
-// ended its block (with Break or Continue) gives back: the report's
-// Rec τ, or PureRec when the type is invalid.
+// ended its block (with Break or Continue) gives back: Rec τ, or PureRec
+// when the type is invalid (docs/lambdav.md, "Types").
 #pragma once
 
 #include <cstddef>

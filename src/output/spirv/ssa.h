@@ -1,13 +1,17 @@
-// SSA construction for promoted variables over the CFG the emitter builds,
-// as in the spirthon write-up (seed 003):
+// SSA construction for promoted variables over the CFG the emitter builds
+// (Cytron, Ferrante, Rosen, Wegman, Zadeck, "Efficiently Computing Static
+// Single Assignment Form and the Control Dependence Graph", TOPLAS 1991):
 //
 //  1. immediate dominators by the iterative "common dominator" intersection
-//     over reverse post-order (Cooper, Harvey, Kennedy);
+//     over reverse post-order (Cooper, Harvey, Kennedy, "A Simple, Fast
+//     Dominance Algorithm", 2001, Figure 3);
 //  2. dominance frontiers: for each join block, walk up from each
-//     predecessor to the join's immediate dominator (the seed's runner loop);
+//     predecessor to the join's immediate dominator (the same paper,
+//     Figure 5);
 //  3. phis at the iterated frontier of each variable's definition blocks,
-//     pruned to blocks where the variable is live (the seed's `depends`),
-//     found by walking back from the blocks that read it before writing it;
+//     pruned to blocks where the variable is live (pruned SSA: Choi, Cytron,
+//     Ferrante, POPL 1991), found by walking back from the blocks that read
+//     it before writing it;
 //  4. lookup: a read sees the block's latest write, else the block's phi,
 //     else the value at the end of the immediate dominator, walking up the
 //     dominator tree (memoized, so each block is walked once per variable).

@@ -1,10 +1,13 @@
 // The bundled examples (examples/*.lv): each compiles to validated IR equal
 // to its golden dump (tests/golden/lambdav_<name>.ir; SLUICE_UPDATE_GOLDEN=1
-// regenerates), and where an `; expect: r g b a` comment gives the colour,
-// the reference evaluator computes that colour.
+// regenerates), and each carries `; expect` comments giving colours that the
+// reference evaluator computes (and `sluice xcheck` checks on the GPU path).
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "golden_file.h"
@@ -23,20 +26,34 @@ std::vector<std::filesystem::path> examples() {
   return out;
 }
 
-// The numbers of a "; expect: ..." line, if the source has one.
-std::optional<std::vector<float>> expected_colour(const std::string& source) {
+// The `; expect: r g b a` (every pixel) and `; expect X Y: r g b a` lines
+// `sluice xcheck` checks on its 64 x 64 draw (tools/sluice_xcheck.cpp).
+struct Expectation {
+  std::optional<std::array<unsigned, 2>> pixel;  // unset: every pixel (evaluated at (0, 0))
+  std::vector<float> rgba;
+};
+
+std::vector<Expectation> expectations(const std::string& source) {
+  std::vector<Expectation> out;
   std::istringstream lines(source);
   std::string line;
-  const std::string key = "; expect:";
   while (std::getline(lines, line)) {
-    if (line.rfind(key, 0) != 0) continue;
-    std::istringstream numbers(line.substr(key.size()));
-    std::vector<float> values;
-    float x = 0;
-    while (numbers >> x) values.push_back(x);
-    return values;
+    Expectation e;
+    std::string rest;
+    if (line.rfind("; expect:", 0) == 0) {
+      rest = line.substr(9);
+    } else if (unsigned x = 0, y = 0; std::sscanf(line.c_str(), "; expect %u %u:", &x, &y) == 2) {
+      e.pixel = std::array<unsigned, 2>{x, y};
+      rest = line.substr(line.find(':') + 1);
+    } else {
+      continue;
+    }
+    std::istringstream numbers(rest);
+    float v = 0;
+    while (numbers >> v) e.rgba.push_back(v);
+    out.push_back(std::move(e));
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -55,20 +72,25 @@ TEST_CASE("the bundled examples match their golden IR dumps") {
   }
 }
 
+// Every example carries expectations, so that `sluice xcheck` compares
+// Sluice's output with something other than Sluice; the reference evaluator
+// computes the same colours.
 TEST_CASE("the examples compute the colours their expect comments give") {
-  int checked = 0;
   for (const auto& path : examples()) {
-    const std::string source = read_file(path.string());
-    const auto expected = expected_colour(source);
-    if (!expected) continue;
     INFO(path);
-    const auto out = evaluate(lv_compile(source));
-    REQUIRE(out.count(0) == 1);
-    REQUIRE(out.at(0).size() == expected->size());
-    for (std::size_t i = 0; i < expected->size(); ++i) CHECK(out.at(0)[i] == Approx((*expected)[i]));
-    ++checked;
+    const std::string source = read_file(path.string());
+    const auto expects = expectations(source);
+    CHECK_FALSE(expects.empty());
+    const ir::Module m = lv_compile(source);
+    for (const Expectation& e : expects) {
+      EvalInputs inputs;
+      if (e.pixel) inputs.frag_coord = {(*e.pixel)[0] + 0.5f, (*e.pixel)[1] + 0.5f, 0, 1};
+      const auto out = evaluate(m, inputs);
+      REQUIRE(out.count(0) == 1);
+      REQUIRE(out.at(0).size() == e.rgba.size());
+      for (std::size_t i = 0; i < e.rgba.size(); ++i) CHECK(out.at(0)[i] == Approx(e.rgba[i]).margin(1e-5));
+    }
   }
-  CHECK(checked >= 2);
 }
 
 TEST_CASE("the gradient example depends on the fragment position") {

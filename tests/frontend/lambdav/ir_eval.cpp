@@ -36,6 +36,8 @@ class Evaluator {
   std::map<std::uint32_t, std::vector<float>> run() {
     const ir::FunctionId main = m_.entry_point();
     if (!main.valid()) throw EvalError("no main");
+    for (ir::VariableId g : m_.globals())
+      if (m_.variable(g).initializer.valid()) declare(g);
     call(main, {});
     std::map<std::uint32_t, std::vector<float>> out;
     for (ir::VariableId g : m_.globals()) {
@@ -97,6 +99,7 @@ class Evaluator {
   Signal chain(const ir::Function& f, ir::BlockId id) {
     for (;;) {
       const ir::Block& b = f.block(id);
+      for (ir::VariableId v : b.declarations) declare(v);
       if (b.instructions.empty()) throw EvalError("empty block");
       for (std::size_t i = 0; i + 1 < b.instructions.size(); ++i) exec(b.instructions[i]);
       const ir::Instruction& t = b.instructions.back();
@@ -411,19 +414,43 @@ class Evaluator {
   void exec(const ir::Instruction& inst) {
     if (++executed_ > in_.max_instructions) throw EvalError("instruction budget exhausted (endless loop?)");
     switch (inst.opcode) {
-      case Opcode::Load: {
-        const ir::VariableId var = inst.operands[0].as_variable();
-        if (m_.variable(var).decorations.built_in == "FragCoord") {
-          regs_[inst.result.index()] =
-              Val{ir::predefined::kVec4, {in_.frag_coord.begin(), in_.frag_coord.end()}};
-          return;
+      // Pointers: a variable, or components of a vector variable (what the
+      // GLSL front end makes of `gl_FragCoord.xy` or `v.x = ...`).
+      case Opcode::AccessVectorComponent:
+      case Opcode::AccessVectorComponentMulti: {
+        Pointer p = pointer(inst.operands[0]);
+        if (!p.components.empty()) throw EvalError("access into a swizzle");
+        for (std::size_t i = 1; i < inst.operands.size(); ++i) {
+          if (!inst.operands[i].is_literal()) throw EvalError("non-literal vector component");
+          p.components.push_back(inst.operands[i].value());
         }
-        auto it = vars_.find(var.index());
-        if (it == vars_.end()) throw EvalError("load of an unset variable");
-        regs_[inst.result.index()] = it->second;
+        pointers_[inst.result.index()] = p;
         return;
       }
-      case Opcode::Store: vars_[inst.operands[0].as_variable().index()] = value(inst.operands[1]); return;
+      case Opcode::Load: {
+        const Pointer p = pointer(inst.operands[0]);
+        const Val whole = load(p.var);
+        if (p.components.empty()) {
+          regs_[inst.result.index()] = whole;
+          return;
+        }
+        Val r{m_.reg(inst.result).type, {}};
+        for (std::uint32_t c : p.components) r.v.push_back(whole.v.at(c));
+        regs_[inst.result.index()] = r;
+        return;
+      }
+      case Opcode::Store: {
+        const Pointer p = pointer(inst.operands[0]);
+        const Val v = value(inst.operands[1]);
+        if (p.components.empty()) {
+          vars_[p.var.index()] = v;
+          return;
+        }
+        Val whole = load(p.var);
+        for (std::size_t i = 0; i < p.components.size(); ++i) whole.v.at(p.components[i]) = v.v.at(i);
+        vars_[p.var.index()] = whole;
+        return;
+      }
       case Opcode::Call: {
         std::vector<Val> args;
         for (std::size_t i = 1; i < inst.operands.size(); ++i) args.push_back(value(inst.operands[i]));
@@ -435,10 +462,40 @@ class Evaluator {
     }
   }
 
+  struct Pointer {
+    ir::VariableId var;
+    std::vector<std::uint32_t> components;  // empty: the whole variable
+  };
+  Pointer pointer(ir::Operand o) const {
+    if (o.is_variable()) return Pointer{o.as_variable(), {}};
+    auto it = o.is_register() ? pointers_.find(o.value()) : pointers_.end();
+    if (it == pointers_.end()) throw EvalError("operand is not a pointer");
+    return it->second;
+  }
+  // A declaration gives the variable its initializer, if it has one.
+  void declare(ir::VariableId v) {
+    const ir::ConstantId init = m_.variable(v).initializer;
+    if (!init.valid()) {
+      vars_.erase(v.index());
+      return;
+    }
+    Val value{m_.constant(init).type, {}};
+    flatten(init, value.v);
+    vars_[v.index()] = value;
+  }
+  Val load(ir::VariableId var) const {
+    if (m_.variable(var).decorations.built_in == "FragCoord")
+      return Val{ir::predefined::kVec4, {in_.frag_coord.begin(), in_.frag_coord.end()}};
+    auto it = vars_.find(var.index());
+    if (it == vars_.end()) throw EvalError("load of an unset variable");
+    return it->second;
+  }
+
   const ir::Module& m_;
   const EvalInputs& in_;
   std::unordered_map<std::uint32_t, Val> regs_;
   std::unordered_map<std::uint32_t, Val> vars_;
+  std::unordered_map<std::uint32_t, Pointer> pointers_;
   std::uint64_t executed_ = 0;
 };
 

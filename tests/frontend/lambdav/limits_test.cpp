@@ -1,9 +1,8 @@
 // No input, however large or deep, crashes the compiler or makes it recurse
 // without bound; programs whose inlining explodes compile to small IR or
-// are rejected as too large, quickly.
+// are rejected as too large (bench/hostile_input_bench.cpp times them).
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -12,14 +11,6 @@
 
 using namespace sluice;
 using namespace sluice::testing;
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 TEST_CASE("lets nested as deep as the nesting limit allows compile") {
   // Each let level adds about three parentheses.
@@ -50,9 +41,7 @@ TEST_CASE("function bodies inlined too deeply hit the documented depth limit") {
 
 TEST_CASE("repeated doubling through higher-order functions compiles to small IR") {
   const std::size_t levels = 40;  // 2^40 inlined copies would never finish
-  const auto start = std::chrono::steady_clock::now();
   const ir::Module m = lv_compile(lambdav::generate::doubling(levels, false));
-  CHECK(seconds_since(start) < 5.0);
   CHECK(m.function_count() == levels + 2);  // main, f0 and the levels of (twice f)
   CHECK(instruction_count(m) < 10 * (levels + 2));
   // f_levels adds 1, 2^levels times: small levels can be run.
@@ -60,11 +49,11 @@ TEST_CASE("repeated doubling through higher-order functions compiles to small IR
   CHECK(evaluate(small).at(0).at(0) == 1024.0f);
 }
 
-TEST_CASE("doubling that must be inlined is rejected as too large, quickly") {
-  const auto start = std::chrono::steady_clock::now();
+// How long the refusal takes is bench/hostile_input_bench.cpp's
+// BM_DoublingRefused.
+TEST_CASE("doubling that must be inlined is rejected as too large") {
   const std::string out = lv_error(lambdav::generate::doubling(60, true));
   CHECK_THAT(out, Catch::Contains("program too large"));
-  CHECK(seconds_since(start) < 20.0);
   // The budget is an option; a small doubling fits and computes 2^n * k.
   const std::string small = lambdav::generate::doubling(8, true);
   EvalInputs in;

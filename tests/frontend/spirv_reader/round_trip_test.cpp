@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "corpus.h"
 #include "exec/glsl_compiler/glsl_compile.h"
 #include "frontend/spirv/reader.h"
 #include "output/glsl/glsl_output.h"
@@ -50,8 +51,8 @@ bool refused_on_purpose(const std::string& message) {
 }  // namespace
 
 TEST_CASE("glslang's SPIR-V of the corpus shaders reads, validates and round-trips") {
-  const fs::path corpus = SLUICE_CORPUS_DIR;
-  if (!fs::exists(corpus / "exec")) FAIL("the corpus is missing: " << corpus.string());
+  const fs::path corpus = testing::corpus_dir();
+  for (const char* dir : {"glsl", "glsl/automap", "exec"}) testing::corpus_dir(dir);
   std::vector<fs::path> files;
   for (const char* dir : {"glsl", "glsl/automap", "exec"})
     for (const auto& e : fs::directory_iterator(corpus / dir)) {

@@ -2,7 +2,6 @@
 // same IR again (source_forms.h and docs/ir.md "GLSL output"): each source
 // goes GLSL → IR → GLSL → IR, the text must show the form, and the two IR
 // dumps must be equal up to names (canonical_dump.h).
-#if SLUICE_HAVE_GLSL_FRONTEND
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -314,4 +313,3 @@ void main() {
   testing::position_of(text, "texelFetch(sampler2D(tex0, samp0), n == 1 ? tc1 : ivec2(1, 2), 0)");
 }
 
-#endif  // SLUICE_HAVE_GLSL_FRONTEND

@@ -1,5 +1,4 @@
-// The shared corpus through GLSL → IR → GLSL → IR (runs once the GLSL front
-// end exists, SLUICE_HAVE_GLSL_FRONTEND). Every shader the front end
+// The shared corpus through GLSL → IR → GLSL → IR. Every shader the front end
 // translates must emit, except those whose own SPIR-V from glslang fails
 // spirv-val (INDEX.md lists them; the output refuses what makes them
 // invalid); every text must compile with glslang and pass spirv-val; and the
@@ -8,7 +7,6 @@
 // (canonical_dump.h). Sources in GLSL ES are emitted as 310 es, the others
 // as 450 (Vulkan flavour). The counts are printed; every shader whose IR
 // differs must be on round_trip_exceptions.h's list, with its reason.
-#if SLUICE_HAVE_GLSL_FRONTEND
 
 #include <algorithm>
 #include <cstdlib>
@@ -22,6 +20,7 @@
 
 #include "frontend/glsl/glsl_frontend.h"
 #include "canonical_dump.h"
+#include "corpus.h"
 #include "glsl_test_util.h"
 #include "golden_file.h"
 #include "round_trip_exceptions.h"
@@ -31,8 +30,6 @@ using namespace sluice;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kCorpus = SLUICE_CORPUS_DIR;
 
 std::vector<std::string> shaders_in(const std::string& dir) {
   std::vector<std::string> files;
@@ -54,7 +51,7 @@ bool is_es(const std::string& source) {
 std::set<std::string> invalid_in_glslang() {
   static const std::regex list("invalid ones: ([^)]*)\\)");
   std::smatch match;
-  const std::string index = testing::read_file(kCorpus + "/INDEX.md");
+  const std::string index = testing::read_file(testing::corpus_file("INDEX.md"));
   std::set<std::string> names;
   if (!std::regex_search(index, match, list)) return names;
   static const std::regex name("[^ ,]+");
@@ -151,29 +148,36 @@ void check_exceptions(const Tally& t) {
 
 TEST_CASE("corpus round trip: glslang's test shaders", "[corpus]") {
   Tally t;
-  run(kCorpus + "/glsl", glsl::Options{}, t);
+  run(testing::corpus_dir("glsl"), glsl::Options{}, t);
   glsl::Options automap;
   automap.auto_map_locations = automap.auto_map_bindings = true;
-  run(kCorpus + "/glsl/automap", automap, t);
+  run(testing::corpus_dir("glsl/automap"), automap, t);
   report("glsl/ + glsl/automap/", t);
   CHECK(t.emitted + t.refused == t.translated);
   CHECK(t.compiled == t.emitted);
   check_exceptions(t);
+  // docs/testing.md's table: a change in either direction updates it.
+  CHECK(t.translated == 147);
+  CHECK(t.emitted == 143);
+  CHECK(t.same_ir == 139);
 }
 
 TEST_CASE("corpus round trip: GraphicsFuzz fragment shaders", "[corpus]") {
   Tally t;
-  run(kCorpus + "/exec", glsl::Options{}, t);
+  run(testing::corpus_dir("exec"), glsl::Options{}, t);
   report("exec/", t);
   CHECK(t.emitted == t.translated);
   CHECK(t.compiled == t.emitted);
   check_exceptions(t);
+  // docs/testing.md's table: all 652 translate, emit, compile and round-trip.
+  CHECK(t.translated == 652);
+  CHECK(t.same_ir == 652);
 }
 
 TEST_CASE("corpus round trip: geometry and tessellation shaders", "[corpus][stages]") {
   // Each with the glslang options INDEX.md section (d) gives it; the
   // subgroup shaders need Vulkan 1.1 (SPIR-V 1.3) for the text too.
-  const auto shaders = testing::stage_shaders(kCorpus);
+  const auto shaders = testing::stage_shaders();
   REQUIRE(shaders.size() == 38);
   Tally t;
   for (const testing::StageShader& s : shaders) {
@@ -193,4 +197,3 @@ TEST_CASE("corpus round trip: geometry and tessellation shaders", "[corpus][stag
   CHECK(t.same_ir == 31);
 }
 
-#endif  // SLUICE_HAVE_GLSL_FRONTEND

@@ -7,7 +7,6 @@
 // This checks the text's control flow (continue blocks before `continue`,
 // do-loop flags, break values, ternaries) and the inlining order together.
 // 300 trees by default; SLUICE_GLSL_RANDOM_TREES overrides.
-#if SLUICE_HAVE_RANDOM_IR
 
 #include <cstdlib>
 
@@ -69,4 +68,3 @@ TEST_CASE("random IR trees: GLSL that compiles and computes what the IR computes
   CHECK(compared >= count);
 }
 
-#endif  // SLUICE_HAVE_RANDOM_IR

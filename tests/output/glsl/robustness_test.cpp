@@ -2,7 +2,6 @@
 // output tests' generator) with random damage — dangling ids, other opcodes,
 // lost terminators, misplaced sub-blocks and merge blocks, retyped
 // registers, wrong results — are emitted in every version and flavour.
-#if SLUICE_HAVE_RANDOM_IR
 
 #include <catch2/catch.hpp>
 
@@ -90,4 +89,3 @@ TEST_CASE("damaged trees give an error or text, never a crash") {
   CHECK(errors + texts == 800);
 }
 
-#endif  // SLUICE_HAVE_RANDOM_IR

@@ -27,13 +27,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "corpus.h"
 #include "golden_file.h"
 #include "output/spirv/spirv_output.h"
 #include "spirv_test_util.h"
-#if SLUICE_HAVE_GLSL_FRONTEND
 #include "exec/glsl_compiler/glsl_compile.h"
 #include "frontend/glsl/glsl_frontend.h"
-#endif
 
 using namespace sluice;
 namespace fs = std::filesystem;
@@ -246,7 +245,6 @@ TEST_CASE("RelaxedPrecision: lowp and mediump members of numbers, never bools or
   CHECK(member_lines == 3);
 }
 
-#if SLUICE_HAVE_GLSL_FRONTEND
 namespace {
 
 struct Compiled {
@@ -323,8 +321,7 @@ void check_same(const Compiled& c, bool compare_variables) {
 std::vector<std::string> corpus_shaders_with_precision() {
   std::vector<std::string> out;
   for (const char* dir : {"glsl", "glsl/automap"}) {
-    const fs::path root = fs::path(SLUICE_CORPUS_DIR) / dir;
-    if (!fs::is_directory(root)) continue;
+    const fs::path root = testing::corpus_dir(dir);
     for (const auto& e : fs::directory_iterator(root)) {
       const std::string p = e.path().string();
       if (!e.is_regular_file() || !glsl::stage_from_path(p)) continue;
@@ -470,4 +467,3 @@ void main() { result = color * 2.0 + vec4(1.0); })";
     CHECK((relaxed_of(c.sluice_words).total > 0) == (relaxed_of(c.glslang).total > 0));
   }
 }
-#endif
