@@ -57,10 +57,11 @@ endif()
 # compiler); then, where clang with libFuzzer is installed, each fuzz
 # target in regression mode: every saved input, then 20 s of fuzzing
 # (scripts/fuzz --regression). The fuzz build is one fixture, made once.
-# The sanitizer build of the fuzz targets is a second build of the whole
-# library with clang (about as long as the main build on 2 cores), so ctest
-# runs them only with -DSLUICE_FUZZ_TESTS=ON; the saved inputs run in every
-# build through test_fuzz.
+# The sanitizer build of the fuzz targets is a second build, with clang, of
+# the libraries they link (scripts/fuzz keeps it lean: -O1, no debug
+# information, unity build; docs/testing.md gives its time), so ctest runs
+# them only with -DSLUICE_FUZZ_TESTS=ON (`SLUICE_FUZZ_TESTS=ON scripts/test`);
+# the saved inputs run in every build through test_fuzz.
 option(SLUICE_FUZZ_TESTS "ctest builds the libFuzzer targets with clang and runs each in regression mode" OFF)
 if(TARGET sluice_fuzz_pipeline)
   sluice_test(fuzz sluice_fuzz_pipeline)
@@ -72,7 +73,7 @@ if(TARGET sluice_fuzz_pipeline AND SLUICE_FUZZ_TESTS)
   if(SLUICE_CLANGXX AND SLUICE_LIBFUZZER)
     add_test(NAME "fuzz: build" COMMAND ${PROJECT_SOURCE_DIR}/scripts/fuzz --build-only)
     set_tests_properties("fuzz: build" PROPERTIES FIXTURES_SETUP sluice_fuzz_build TIMEOUT 1200)
-    foreach(target lambdav glsl ir)
+    foreach(target lambdav glsl ir spirv)
       add_test(NAME "fuzz: ${target} (regression)" COMMAND ${PROJECT_SOURCE_DIR}/scripts/fuzz ${target} 20
         --regression --out ${CMAKE_BINARY_DIR}/fuzz-runs/${target})
       set_tests_properties("fuzz: ${target} (regression)" PROPERTIES FIXTURES_REQUIRED sluice_fuzz_build TIMEOUT 600)
