@@ -59,7 +59,9 @@ Outcome check_outputs(const ir::Module& m) {
   } else {
     outcome.diagnostic = "SPIR-V output: " + words.error();
   }
-  if (auto text = glsl_out::emit(m, glsl_out::Options{})) {
+  auto text = glsl_out::emit(m, glsl_out::Options{});
+  if (!text && outcome.diagnostic.empty()) outcome.diagnostic = text.error();  // "GLSL output: ..."
+  if (text) {
     glsl::Options back;
     back.stage = m.shader().stage;
     auto r = glsl::compile(*text, "output.glsl", back);

@@ -50,6 +50,16 @@ spv_result_t on_header(void* user, spv_endianness_t, uint32_t, uint32_t version,
   s.module.version = version;
   s.module.generator = generator;
   s.module.bound = bound;
+  // SPIR-V 1.6 §2.17 (universal limits): the Result <id> bound is at most
+  // 4,194,303, as spirv-val's default --max-id-bound says; past it the id
+  // tables below would be the size the header asks for (gigabytes for a
+  // 20-byte input).
+  constexpr std::uint32_t kMaxBound = 4194303;
+  if (bound > kMaxBound) {
+    s.error = ParseError{"the id bound " + std::to_string(bound) + " is over SPIR-V's limit of 4194303"};
+    s.error->word_offset = 3;
+    return SPV_ERROR_INVALID_BINARY;
+  }
   s.module.def.assign(bound, kNone);
   return SPV_SUCCESS;
 }
