@@ -6,10 +6,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/lambdav/lambdav.h"
+#include "frontend/spirv/reader.h"
 #include "ir/parse.h"
 #include "output/glsl/glsl_output.h"
 #include "output/spirv/spirv_output.h"
@@ -44,16 +46,22 @@ Outcome rejected(const Diagnostics& diagnostics, std::string_view what) {
 
 Outcome check_outputs(const ir::Module& m) {
   const spirv::Options spirv_options;
+  Outcome outcome;
   if (auto words = spirv::emit(m, spirv_options)) {
     // An output error on valid IR is a diagnostic (a form the output does
-    // not support), not a finding; a module spirv-val rejects is.
+    // not support, e.g. what Vulkan forbids), not a finding; a module
+    // spirv-val rejects is.
     if (auto problems = spirv::validate(*words, spirv_options.target); !problems.empty()) {
       std::string text = joined(problems);
       if (auto dis = spirv::disassemble(*words, spirv_options.target)) text += *dis;
       return {"SPIR-V output fails spirv-val:\n" + text, {}};
     }
+  } else {
+    outcome.diagnostic = "SPIR-V output: " + words.error();
   }
-  if (auto text = glsl_out::emit(m, glsl_out::Options{})) {
+  auto text = glsl_out::emit(m, glsl_out::Options{});
+  if (!text && outcome.diagnostic.empty()) outcome.diagnostic = text.error();  // "GLSL output: ..."
+  if (text) {
     glsl::Options back;
     back.stage = m.shader().stage;
     auto r = glsl::compile(*text, "output.glsl", back);
@@ -63,7 +71,7 @@ Outcome check_outputs(const ir::Module& m) {
       return {"GLSL output is rejected by glslang:\n" + detail + *text, {}};
     }
   }
-  return {};
+  return outcome;
 }
 
 Outcome optimize_and_emit(ir::Module m) {
@@ -115,6 +123,23 @@ Outcome run_ir(std::string_view text) {
       return {"pass '" + pass.name + "' broke valid IR:\n" + joined(problems), {}};
   }
   return optimize_and_emit(m);
+}
+
+Outcome run_spirv(std::string_view bytes) {
+  auto r = spirv_in::read_bytes(bytes, spirv_in::ReadOptions{"fuzz.spv"});
+  if (r) return from_front_end(std::move(r).value(), "SPIR-V");
+  if (r.error().empty()) return {"the SPIR-V reader rejected the input without a message", {}};
+  // The reader reports IR it would make invalid as an error (reader.cpp);
+  // for input spirv-val rejects that is a fair answer, for a valid module it
+  // is a reader bug. SPIR-V 1.6's universal environment accepts every version.
+  if (r.error().find("does not translate to valid IR") != std::string::npos && bytes.size() % 4 == 0 &&
+      bytes.size() >= 20) {
+    std::vector<std::uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), bytes.size());
+    if (spirv::validate(words, spirv::TargetEnv::Spirv1_6).empty())
+      return {"the SPIR-V reader made invalid IR of a module spirv-val accepts:\n" + r.error(), {}};
+  }
+  return {{}, r.error()};
 }
 
 void abort_on_finding(const Outcome& outcome) {

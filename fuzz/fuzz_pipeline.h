@@ -19,7 +19,8 @@ namespace sluice::fuzz {
 
 struct Outcome {
   std::string finding;     // empty: none; else what went wrong, with details
-  std::string diagnostic;  // the first error message when the input was rejected; empty when it compiled
+  std::string diagnostic;  // the first error message when the input was rejected (by a front end, or
+                           // "SPIR-V output: ..." when the SPIR-V output refuses it); empty when it compiled
 };
 
 // λV text → IR → -O1 → SPIR-V and GLSL.
@@ -30,6 +31,12 @@ Outcome run_glsl(std::string_view source);
 // IR text → parse → validate; valid IR → every pass alone (validated
 // after), then -O1 → SPIR-V and GLSL.
 Outcome run_ir(std::string_view text);
+// SPIR-V (a binary, or assembly text for the saved inputs) → the SPIR-V
+// reader → IR → -O1 → SPIR-V and GLSL. The reader must survive any bytes
+// (ids out of range, cycles, wrong operand counts: issue 13) with an error;
+// a module spirv-val accepts that the reader turns into invalid IR is a
+// finding.
+Outcome run_spirv(std::string_view bytes);
 
 // Prints the finding and aborts, so that libFuzzer saves the input.
 void abort_on_finding(const Outcome& outcome);

@@ -209,8 +209,28 @@ Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<
   const Type* image = image_of(m.type_of(ops[0]));
   if (!image) return fail(op, "operand 0 must be an image or sampled image");
   const ScalarKind sampled = image->image.sampled_type;
+  // The coordinate has a component per dimension, one more for the layer of
+  // an arrayed image and for the projective divisor (SPIR-V 1.6 §3.3.10,
+  // "Coordinate"; GLSL 4.60 §8.9 gives the same sizes). More is allowed, as
+  // GLSL's textureProj(sampler2D, vec4) does.
+  if (op != Opcode::TextureSize && op != Opcode::TextureQueryLevels && op != Opcode::TextureSamples && ops.size() > 1) {
+    const ImageDim dim = image->image.dim;
+    std::uint32_t need = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
+                         : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
+                                                                            : 2;
+    if (image->image.arrayed && op != Opcode::TextureQueryLod) ++need;
+    if (op == Opcode::Texture && (aux & kTextureProj)) ++need;
+    const TypeId coordinate = m.type_of(ops[1]);
+    const bool numeric = is_scalar(m, coordinate) || is_vector(m, coordinate);
+    if (!numeric || component_count(m, coordinate) < need)
+      return fail(op, fmt::format("the coordinate needs at least {} components for this image", need));
+  }
   switch (op) {
     case Opcode::Texture: {
+      // Multisampled images are read only by texelFetch (SPIR-V: OpImageFetch
+      // with Sample; no sampling instruction takes MS = 1).
+      if (image->image.multisampled && !(aux & kTextureFetch))
+        return fail(op, "samples a multisampled image; only fetching reads one");
       if (ops.size() != texture_operand_count(aux))
         return fail(op, fmt::format("{} takes {} operands", texture_opcode_name(aux), texture_operand_count(aux)));
       if (!(aux & kTextureFetch) && m.type(m.type_of(ops[0])).kind != TypeKind::SampledImage)

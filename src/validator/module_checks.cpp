@@ -26,6 +26,15 @@ void check_variables(Context& ctx) {
       continue;
     }
     ctx.variable_ok[i] = 1;
+    // Push constants are one block (Vulkan: VUID-StandaloneSpirv-PushConstant-06675,
+    // 06808; GLSL: `layout(push_constant) uniform Name { ... }`); a plain struct
+    // would give SPIR-V without the Block decoration and member offsets.
+    if (t->storage == StorageClass::PushConstant) {
+      const ir::Type* e = ctx.usable_type(t->element);
+      if (e && !(e->kind == TypeKind::Struct && e->is_block))
+        ctx.report(fmt::format("v{}: a PushConstant variable must be a block (a struct marked [block]), not {}", i,
+                               ctx.type_name(t->element)));
+    }
     if (!v.initializer.valid()) continue;
     if (v.initializer.index() >= m.constant_count()) {
       ctx.report(fmt::format("v{}: initializer c{} does not exist", i, v.initializer.index()));

@@ -54,3 +54,4 @@ void run_saved(const std::string& target, sluice::fuzz::Outcome (*run)(std::stri
 TEST_CASE("fuzz regressions: lambdav") { run_saved("lambdav", sluice::fuzz::run_lambdav); }
 TEST_CASE("fuzz regressions: glsl") { run_saved("glsl", sluice::fuzz::run_glsl); }
 TEST_CASE("fuzz regressions: ir") { run_saved("ir", sluice::fuzz::run_ir); }
+TEST_CASE("fuzz regressions: spirv") { run_saved("spirv", sluice::fuzz::run_spirv); }

@@ -69,6 +69,8 @@ inline ir::Module build_all_constructs() {
       Type::make_struct("Particles", {{"count", kInt, 0, {}, {}}, {"positions", vec4_runtime, 16, {}, {}}}, true,
                         BlockLayout::Std430));
   m.intern(Type::make_struct("Builtins", {{"position", kVec4, {}, {}, "FragCoord"}}, true));
+  // Push constants are a block (the validator's rule).
+  const TypeId push = m.intern(Type::make_struct("Push", {{"light", light, 0, {}, {}}}, true, BlockLayout::Std430));
 
   // --- Constants: every kind ---
   const ConstantId half = m.float_constant(0.5f);
@@ -130,7 +132,7 @@ inline ir::Module build_all_constructs() {
   ssbo_d.restrict_ = true;
   const VariableId ssbo = b.add_global({"particles", NameSource::Interface}, particles, StorageClass::StorageBuffer,
                                        Precision::None, ssbo_d);
-  b.add_global({"push", NameSource::Interface}, light, StorageClass::PushConstant);
+  b.add_global({"push", NameSource::Interface}, push, StorageClass::PushConstant);
   const VariableId tex = b.add_global({"tex", NameSource::Interface}, sampled2d, StorageClass::UniformConstant, mp,
                                       decorations({}, 1, 0));
   const VariableId shadow = b.add_global({"shadow", NameSource::Interface}, sampled_shadow,
@@ -147,7 +149,8 @@ inline ir::Module build_all_constructs() {
                                             StorageClass::UniformConstant, hp, storage_d);
   Decorations readonly_d = decorations({}, 1, 6);
   readonly_d.readonly = true;
-  b.add_global({"lookup", NameSource::Interface}, storage_image, StorageClass::UniformConstant, hp, readonly_d);
+  const VariableId lookup =
+      b.add_global({"lookup", NameSource::Interface}, storage_image, StorageClass::UniformConstant, hp, readonly_d);
   const VariableId table = b.add_global({"g_table", NameSource::Internal}, float4, StorageClass::Private, hp, {},
                                         c_weights);
 
@@ -249,8 +252,10 @@ inline ir::Module build_all_constructs() {
   const RegisterId image_value = must(b.load(image));
   const RegisterId sampler_value = must(b.load(samp));
   must(b.construct(Opcode::ConstructSampledImage, sampled2d, {image_value, sampler_value}));
+  // Read from the readonly image, written to the writeonly one (GLSL rejects the other way round).
+  const RegisterId lookup_value = must(b.load(lookup));
+  const RegisterId texel = must(b.emit(Opcode::ImageLoad, {lookup_value, c_offset}));
   const RegisterId storage_value = must(b.load(out_image));
-  const RegisterId texel = must(b.emit(Opcode::ImageLoad, {storage_value, c_offset}));
   must(b.emit(Opcode::ImageStore, {storage_value, c_offset, texel}));
 
   // If with an else and a merge input.

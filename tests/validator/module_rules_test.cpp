@@ -198,6 +198,27 @@ TEST_CASE("variables: pointer types and initializers of the pointee type", "[val
   }
 }
 
+TEST_CASE("variables: a push constant is a block", "[validator][module]") {
+  EmptyShader s;
+  const TypeId plain = s.m.intern(Type::make_struct("P", {member("x", kFloat)}));
+  SECTION("a block is valid") {
+    const TypeId block = s.m.intern(Type::make_struct("P", {member("x", kFloat)}, true));
+    s.b.add_global({"push", NameSource::Interface}, block, StorageClass::PushConstant);
+    require_valid(s.m);
+  }
+  SECTION("a struct without [block]") {
+    const VariableId bad = s.b.add_global({"push", NameSource::Interface}, plain, StorageClass::PushConstant);
+    require_only_problem(s.m, fmt::format("v{}: a PushConstant variable must be a block (a struct marked [block]), "
+                                          "not struct P",
+                                          bad.index()));
+  }
+  SECTION("a scalar") {
+    const VariableId bad = s.b.add_global({"push", NameSource::Interface}, kFloat, StorageClass::PushConstant);
+    require_only_problem(
+        s.m, fmt::format("v{}: a PushConstant variable must be a block (a struct marked [block]), not float", bad.index()));
+  }
+}
+
 TEST_CASE("globals: exist, are listed once and are not Function storage", "[validator][module]") {
   EmptyShader s;
   SECTION("Function storage") {

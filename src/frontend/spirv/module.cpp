@@ -42,6 +42,7 @@ OperandClass classify(spv_operand_type_t t) {
 struct ParseState {
   Module module;
   std::optional<ParseError> error;
+  std::size_t word_count = 0;
 };
 
 spv_result_t on_header(void* user, spv_endianness_t, uint32_t, uint32_t version, uint32_t generator,
@@ -50,6 +51,29 @@ spv_result_t on_header(void* user, spv_endianness_t, uint32_t, uint32_t version,
   s.module.version = version;
   s.module.generator = generator;
   s.module.bound = bound;
+  // SPIR-V 1.6 §2.17 (universal limits): the Result <id> bound is at most
+  // 4,194,303, as spirv-val's default --max-id-bound says; past it the id
+  // tables below would be the size the header asks for (gigabytes for a
+  // 20-byte input).
+  constexpr std::uint32_t kMaxBound = 4194303;
+  if (bound > kMaxBound) {
+    s.error = ParseError{"the id bound " + std::to_string(bound) + " is over SPIR-V's limit of 4194303"};
+    s.error->word_offset = 3;
+    return SPV_ERROR_INVALID_BINARY;
+  }
+  // Every id is defined by an instruction of at least two words, so a bound
+  // far above the module's size only makes the id tables (here and in the
+  // reader, a few per id) large: a 100-byte module with the largest legal
+  // bound costs seconds under ASan. Real modules have bounds below their
+  // word counts.
+  const std::size_t sensible = std::max<std::size_t>(65536, 8 * s.word_count);
+  if (bound > sensible) {
+    s.error = ParseError{"the id bound " + std::to_string(bound) + " is too large for a module of " +
+                         std::to_string(s.word_count) + " words (Sluice reads bounds up to " +
+                         std::to_string(sensible) + ": 8 per word, at least 65536)"};
+    s.error->word_offset = 3;
+    return SPV_ERROR_INVALID_BINARY;
+  }
   s.module.def.assign(bound, kNone);
   return SPV_SUCCESS;
 }
@@ -307,6 +331,7 @@ bool is_function_termination(spv::Op op) {
 
 ParseResult parse_binary(const std::vector<std::uint32_t>& words) {
   ParseState state;
+  state.word_count = words.size();
   spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_diagnostic diagnostic = nullptr;
   const spv_result_t rc =

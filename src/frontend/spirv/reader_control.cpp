@@ -309,6 +309,15 @@ class Walk {
       return std::nullopt;
     }
     if (et != Exit::None && ef != Exit::None) {
+      // Both sides leave; each becomes a sub-block of a new If, where a
+      // Passthrough would no longer end the case (the IR allows it only
+      // there): a conditional fall-through has no block-tree form.
+      if (et == Exit::Passthrough || ef == Exit::Passthrough) {
+        r_.fail(t, fmt::format("a conditional branch from block {} to {} and {}, one a fall-through to the next "
+                               "case, without a merge instruction is not supported",
+                               label(x), label(tt), label(ff)));
+        return std::nullopt;
+      }
       auto ib = r_.b_.branch_if(c, true);
       if (!ib) return r_.fail(t, ib.error()), std::nullopt;
       push(Work{Work::Kind::Terminate, ib->merge, kNone, ctx, mark, {}, ir::Opcode::Unreachable});

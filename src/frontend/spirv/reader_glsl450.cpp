@@ -73,6 +73,8 @@ void Reader::glsl_std_450(const Instruction& inst) {
   const ir::TypeId rt = type(inst.type_id);
   if (ext == GLSLstd450ModfStruct || ext == GLSLstd450FrexpStruct) {
     const ir::TypeId st = rt;
+    if (!st.valid() || m_.type(st).kind != ir::TypeKind::Struct || m_.type(st).members.size() != 2)
+      return fail(inst, "the result type is not a struct of two members");
     const ir::TypeId second = m_.type(st).members[1].type;
     const ir::VariableId tmp = local(second, fmt::format("part{}", inst.result_id));
     const ir::RegisterId first = emit(inst, ext == GLSLstd450ModfStruct ? O::Modf : O::Frexp, {ops[0], tmp});

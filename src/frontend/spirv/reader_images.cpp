@@ -44,6 +44,7 @@ bool Reader::image_instruction(const Instruction& inst) {
       if (in_count(inst) > 4 && (in(inst, 3) & static_cast<std::uint32_t>(spv::ImageOperandsMask::Sample)))
         ops.push_back(v(4));
       ir::Operand texel = v(2);
+      if (failed() || !m_.type_of(ops[0]).valid()) return true;
       const ir::Type& it = m_.type(m_.type_of(ops[0]));
       if (it.kind == ir::TypeKind::Image) {
         const ir::TypeId want = m_.vector_type(it.image.sampled_type, 4);

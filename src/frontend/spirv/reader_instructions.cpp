@@ -165,6 +165,10 @@ ir::Operand Reader::fit(const Instruction& inst, ir::Operand v, ir::TypeId want)
   if (failed()) return v;
   const ir::TypeId t = m_.type_of(v);
   if (t == want || !want.valid()) return v;
+  if (!t.valid()) {
+    fail(inst, "an operand that has no type");
+    return v;
+  }
   const auto wk = ir::component_kind(m_, want);
   if (wk && ir::component_kind(m_, t) && ir::component_count(m_, t) == ir::component_count(m_, want) &&
       (ir::is_scalar(m_, t) || ir::is_vector(m_, t)))
@@ -215,7 +219,12 @@ struct Ctx {
 
 // The component or element `index` of composite `c` (a constant index).
 ir::Operand extract(Reader& r, const Instruction& inst, ir::Operand c, std::uint32_t index) {
-  const ir::Type& t = r.m_.type(r.m_.type_of(c));
+  const ir::TypeId ct = r.m_.type_of(c);
+  if (!ct.valid()) {
+    r.fail(inst, "a composite operand that has no type");
+    return c;
+  }
+  const ir::Type& t = r.m_.type(ct);
   switch (t.kind) {
     case ir::TypeKind::Vector: return r.emit(inst, O::ExtractVectorComponent, {c, ir::Operand::literal(index)});
     case ir::TypeKind::Matrix:
@@ -278,6 +287,8 @@ void Reader::instruction(const Instruction& inst) {
       std::size_t k = 1;
       ir::Operand p;
       if (base_id < ids_.size() && ids_[base_id].kind == Kind::BuiltinBlock) {
+        if (in_count(inst) < 2 || in(inst, 1) >= ids_.size())
+          return fail(inst, "a built-in block indexed by a value that is not a constant member index");
         const IdValue& iv = ids_[in(inst, 1)];
         const auto& members = builtin_blocks_[ids_[base_id].index];
         if (iv.kind != Kind::Constant || m_.constant(ir::ConstantId(iv.index)).bits >= members.size())
@@ -287,6 +298,7 @@ void Reader::instruction(const Instruction& inst) {
       } else {
         p = x.v(0);
       }
+      if (!failed() && !ir::is_pointer(m_, m_.type_of(p))) return fail(inst, "the base of an access chain is not a pointer");
       for (; k < in_count(inst) && !failed(); ++k) {
         const ir::Type& pt = m_.type(ir::pointee(m_, m_.type_of(p)));
         const Id idx_id = in(inst, k);
@@ -320,6 +332,7 @@ void Reader::instruction(const Instruction& inst) {
       const ir::TypeId t = x.rt();
       std::vector<ir::Operand> parts;
       for (std::size_t k = 0; k < in_count(inst); ++k) parts.push_back(x.v(k));
+      if (failed() || !t.valid()) return;
       const ir::Type& tt = m_.type(t);
       // A vector from one scalar per component of one kind: same as GLSL's constructor.
       set(inst, emit_typed(inst, construct_op(tt), t, std::move(parts)));
@@ -341,6 +354,7 @@ void Reader::instruction(const Instruction& inst) {
       for (std::size_t k = n; k-- > 0 && !failed();) {
         const ir::Operand whole = levels[k];
         const ir::TypeId wt = m_.type_of(whole);
+        if (!wt.valid()) return fail(inst, "a composite operand that has no type");
         const ir::Type& t = m_.type(wt);
         std::vector<ir::Operand> parts;
         const std::uint32_t count = part_count(t);
@@ -524,6 +538,8 @@ void Reader::instruction(const Instruction& inst) {
     case Op::OpUMulExtended:
     case Op::OpSMulExtended: {
       const ir::TypeId st = x.rt();
+      if (!st.valid() || m_.type(st).kind != ir::TypeKind::Struct || m_.type(st).members.size() != 2)
+        return fail(inst, "the result type is not a struct of two members");
       const ir::TypeId mt = m_.type(st).members[0].type;
       const auto k = inst.opcode == Op::OpSMulExtended ? ir::ScalarKind::Int : ir::ScalarKind::Uint;
       const ir::Operand a = convert_kind(inst, x.v(0), k), b = convert_kind(inst, x.v(1), k);
@@ -640,6 +656,7 @@ void Reader::instruction(const Instruction& inst) {
       const Instruction& tp = sm_.instructions[ids_[ptr_id].index];
       const ir::Operand img = emit(inst, O::Load, {value(in(tp, 0))});
       std::vector<ir::Operand> ops{img, value(in(tp, 1))};
+      if (failed() || !m_.type_of(img).valid()) return;
       if (m_.type(m_.type_of(img)).image.multisampled) ops.push_back(value(in(tp, 2)));
       ops.insert(ops.end(), tail.begin(), tail.end());
       const O iop = static_cast<O>(static_cast<int>(op) - static_cast<int>(O::AtomicAdd) + static_cast<int>(O::ImageAtomicAdd));

@@ -232,7 +232,17 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
     return {};
   }
   ir::TypeId t;
-  auto sub = [&](std::size_t k) { return type(in(*d, k), layout); };
+  // A type names only types declared before it (SPIR-V 1.6 §2.4, logical
+  // layout; forward pointers are physical addressing, which is refused), so
+  // a cycle (%v = OpTypeVector %v 4) gets its own message.
+  auto part_type = [&](Id part, ir::BlockLayout part_layout) -> ir::TypeId {
+    if (part < sm_.def.size() && sm_.def[part] != kNone && sm_.def[part] >= sm_.def[id]) {
+      fail(*d, fmt::format("names the type {}, which is not declared before it (a type cycle?)", sm_.describe(part)));
+      return {};
+    }
+    return type(part, part_layout);
+  };
+  auto sub = [&](std::size_t k) { return part_type(in(*d, k), layout); };
   switch (d->opcode) {
     case spv::Op::OpTypeVoid: t = m_.intern(ir::Type::make_void()); break;
     case spv::Op::OpTypeBool: t = m_.scalar_type(ir::ScalarKind::Bool); break;
@@ -370,7 +380,7 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
             }
           }
       }
-      const ir::TypeId p = type(pointee, l);
+      const ir::TypeId p = part_type(pointee, l);
       if (p.valid()) t = m_.pointer_type(p, *sc);
       break;
     }
@@ -516,10 +526,30 @@ std::optional<ReadError> Reader::read_globals() {
         const Instruction* pt = sm_.definition(inst.type_id);
         const ir::TypeId t = type(inst.type_id);
         if (!t.valid() || !pt) break;
+        if (m_.type(t).kind != ir::TypeKind::Pointer) {
+          fail(inst, "the result type of a variable is not a pointer");
+          break;
+        }
         const ir::Type& ptr = m_.type(t);
         const ir::StorageClass sc = ptr.storage;
         const ir::TypeId vt = ptr.element;
         const Id pointee_id = pt->operand_word(2);
+        // Buffers and push constants are blocks (arrays of blocks for
+        // buffers): Vulkan's VUID-StandaloneSpirv-Uniform-06676 and
+        // PushConstant-06675, and the IR's rule for push constants.
+        if (sc == ir::StorageClass::Uniform || sc == ir::StorageClass::StorageBuffer ||
+            sc == ir::StorageClass::PushConstant) {
+          Id block = pointee_id;
+          const Instruction* bd = sm_.definition(block);
+          if (bd && sc != ir::StorageClass::PushConstant &&
+              (bd->opcode == spv::Op::OpTypeArray || bd->opcode == spv::Op::OpTypeRuntimeArray))
+            block = in(*bd, 0);
+          if (!has_decoration(block, spv::Decoration::Block) && !has_decoration(block, spv::Decoration::BufferBlock)) {
+            fail(inst, fmt::format("a {} variable whose type is not a struct decorated Block{}", ir::to_string(sc),
+                                   sc == ir::StorageClass::PushConstant ? "" : " (or an array of them)"));
+            break;
+          }
+        }
         ir::Decorations d;
         const Id id = inst.result_id;
         d.location = decoration(id, spv::Decoration::Location);

@@ -307,6 +307,14 @@ class GlobalDeclarer {
       if (laid_out) {
         const MemberLayout l = std_layout(ctx_, mem.type, std430, row_major);
         const std::uint32_t expected = round_up(cursor, l.align);
+        if (mem.offset && (*mem.offset % l.align != 0 || *mem.offset < cursor)) {
+          // GLSL 4.60 §4.4.5: an offset is a multiple of the member's alignment
+          // and does not overlap the member before it.
+          ctx_.fail(fmt::format("block '{}': member '{}' at offset {}, which {} does not allow (misaligned, or before "
+                                "the end of the member before it)",
+                                t.name, mem.name, *mem.offset, std430 ? "std430" : "std140"));
+          return;
+        }
         if (mem.offset && *mem.offset != expected) {
           if (ctx_.es && !ctx_.vulkan) ctx_.fail(fmt::format("block '{}': member '{}' needs layout(offset), which GLSL ES lacks",
                                              t.name, mem.name));

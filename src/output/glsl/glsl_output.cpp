@@ -48,6 +48,66 @@ std::vector<std::uint8_t> globals_shared_by_functions(const ir::Module& m) {
   return shared;
 }
 
+// Layout numbers past what glslang takes (its TQualifier::layout*End,
+// glslang/Include/Types.h: the GLSL specification sets no bound, compilers
+// do), and resource limits past its defaults: valid IR, and valid SPIR-V
+// (a device's limits apply when a pipeline is made), but no GLSL that
+// compiles.
+void refuse_layout_numbers(EmitContext& ctx) {
+  const ir::Module& m = ctx.m;
+  struct Limit {
+    const char* what;
+    std::optional<std::uint32_t> value;
+    std::uint32_t end;
+  };
+  for (ir::VariableId g : m.globals()) {
+    if (g.index() >= m.variable_count()) continue;
+    const ir::Variable& v = m.variable(g);
+    const ir::Decorations& d = v.decorations;
+    for (const Limit& l : {Limit{"location", d.location, 0xFFF}, Limit{"binding", d.binding, 0xFFFF},
+                           Limit{"set", d.set, 0x3F}, Limit{"xfb_buffer", d.xfb_buffer, 0xF},
+                           Limit{"xfb_stride", d.xfb_stride, 0x3FF}, Limit{"xfb_offset", d.xfb_offset, 0x3FF}})
+      if (l.value && *l.value >= l.end)
+        return ctx.fail(fmt::format("'{}' has {} = {}; GLSL compilers take less than {} (glslang)", v.name.text,
+                                    l.what, *l.value, l.end));
+  }
+  // Resource limits glslang checks against its defaults
+  // (glslang/Public/ResourceLimits.h: gl_MaxDrawBuffers 32,
+  // gl_MaxComputeWorkGroupSize 1024 x 1024 x 64, gl_MaxClipDistances and
+  // gl_MaxCullDistances 8).
+  const ir::ShaderInfo& shader = m.shader();
+  constexpr std::uint32_t kMaxWorkGroupSize[3] = {1024, 1024, 64};
+  if (shader.stage == ir::ShaderStage::Compute)
+    for (int k = 0; k < 3; ++k)
+      if (shader.local_size[k] > kMaxWorkGroupSize[k])
+        return ctx.fail(fmt::format("local_size_{} = {}; GLSL compilers take at most {} (glslang's "
+                                    "gl_MaxComputeWorkGroupSize)",
+                                    "xyz"[k], shader.local_size[k], kMaxWorkGroupSize[k]));
+  for (ir::VariableId g : m.globals()) {
+    if (g.index() >= m.variable_count()) continue;
+    const ir::Variable& v = m.variable(g);
+    if (!v.type.valid() || v.type.index() >= m.type_count()) continue;
+    const ir::Type& pt = m.type(v.type);
+    if (pt.kind != ir::TypeKind::Pointer) continue;
+    const ir::Type& t = m.type(pt.element);
+    const std::uint32_t count = t.kind == ir::TypeKind::Array ? t.count : 1;
+    const std::string& b = v.decorations.built_in;
+    if ((b == "ClipDistance" || b == "CullDistance") && count > 8)
+      return ctx.fail(fmt::format("'{}' has {} elements; GLSL compilers take at most 8 (glslang's gl_Max{}s)",
+                                  v.name.text, count, b));
+    if (shader.stage == ir::ShaderStage::Fragment && pt.storage == ir::StorageClass::Output &&
+        v.decorations.location && *v.decorations.location + count > 32)
+      return ctx.fail(fmt::format("fragment output '{}' reaches location {}; GLSL compilers take less than 32 "
+                                  "(glslang's gl_MaxDrawBuffers)",
+                                  v.name.text, *v.decorations.location + count - 1));
+  }
+  for (std::uint32_t i = 0; i < m.constant_count(); ++i) {
+    const auto id = m.constant(ir::ConstantId(i)).spec_id;
+    if (id && *id >= 0x7FF)
+      return ctx.fail(fmt::format("constant_id = {}; GLSL compilers take less than {} (glslang)", *id, 0x7FF));
+  }
+}
+
 }  // namespace
 
 Result<GlslVersion> parse_version(std::string_view text) {
@@ -73,6 +133,7 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
     VariableFacts vars(m.variable_count());
     RegisterStates states(m.register_count());
     const auto callees = callees_of(m);
+    refuse_layout_numbers(ctx);
     ctx.writes_memory = functions_writing_memory(m, callees);
     ctx.shared_by_functions = globals_shared_by_functions(m);
     // A function is declared early when a caller comes before it.

@@ -152,13 +152,15 @@ std::uint32_t Layouts::matrix_stride(ir::TypeId matrix, Flavour f) {
   return layout_of(f) == layout_of(kStd140) ? round_up(v.align, 16) : v.align;
 }
 
-std::vector<std::uint32_t> Layouts::member_offsets(ir::TypeId st, Flavour f) {
+std::vector<std::uint32_t> Layouts::member_offsets(ir::TypeId st, Flavour f, std::uint32_t* misplaced) {
   const ir::Type& ty = m_.type(st);
   std::vector<std::uint32_t> offsets(ty.members.size());
   std::uint32_t next = 0;
+  if (misplaced) *misplaced = UINT32_MAX;
   for (std::uint32_t i = 0; i < ty.members.size(); ++i) {
     const SizeAlign mm = size_align(ty.members[i].type, member_flavour(st, f, i));
     const std::uint32_t offset = ty.members[i].offset ? *ty.members[i].offset : round_up(next, mm.align);
+    if (misplaced && *misplaced == UINT32_MAX && (offset % std::max(mm.align, 1u) != 0 || offset < next)) *misplaced = i;
     offsets[i] = offset;
     next = offset + mm.size;
     // std140: whatever follows a struct or array starts at a multiple of 16.

@@ -72,7 +72,11 @@ class Layouts {
   std::uint32_t array_stride(ir::TypeId array, Flavour f);
   // Stride between the columns (rows when row-major) of `matrix`.
   std::uint32_t matrix_stride(ir::TypeId matrix, Flavour f);
-  std::vector<std::uint32_t> member_offsets(ir::TypeId st, Flavour f);
+  // Explicit offsets (StructMember::offset) are kept; `misplaced`, when
+  // given, gets the first member whose explicit offset breaks the layout's
+  // rules (not a multiple of its alignment, or before the end of the member
+  // before it), or UINT32_MAX.
+  std::vector<std::uint32_t> member_offsets(ir::TypeId st, Flavour f, std::uint32_t* misplaced = nullptr);
 
  private:
   SizeAlign vector_size_align(std::uint32_t n) const { return {4 * n, n == 2 ? 8u : 16u}; }

@@ -101,7 +101,20 @@ void ModuleEmitter::emit_globals() {
       case ir::StorageClass::StorageBuffer:
       case ir::StorageClass::PushConstant: {
         ir::TypeId block = pt.element;
-        while (m_.type(block).kind == ir::TypeKind::Array) block = m_.type(block).element;  // arrays of blocks
+        int levels = 0;
+        for (; m_.type(block).kind == ir::TypeKind::Array; ++levels) block = m_.type(block).element;  // arrays of blocks
+        // A block or one array of them (VUID-StandaloneSpirv-Uniform-06807); GLSL 4.30
+        // allows arrays of arrays of blocks, Vulkan does not.
+        if (levels > 1 && mc_.features.vulkan)
+          return mc_.fail(fmt::format("'{}' is an array of arrays of blocks; Vulkan allows a block or one array of "
+                                      "blocks (VUID-StandaloneSpirv-Uniform-06807)",
+                                      var.name.text));
+        // A uniform outside a block (OpenGL's `uniform float x;`) has no
+        // Vulkan form (VUID-StandaloneSpirv-Uniform-06676), as the GLSL
+        // output's Vulkan flavour says too.
+        if (mc_.features.vulkan && !(m_.type(block).kind == ir::TypeKind::Struct && m_.type(block).is_block))
+          return mc_.fail(fmt::format("'{}' is a {} variable outside a block, which Vulkan does not allow",
+                                      var.name.text, ir::to_string(pt.storage)));
         const ir::BlockLayout declared = m_.type(block).layout;
         const ir::BlockLayout layout = declared != ir::BlockLayout::None ? declared
                                        : pt.storage == ir::StorageClass::Uniform ? ir::BlockLayout::Std140

@@ -189,6 +189,18 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       return id;
     }
     case ir::TypeKind::Struct: {
+      // Vulkan forbids opaque types inside structs (VUID-StandaloneSpirv-None-04667),
+      // which GLSL for OpenGL allows (`uniform struct { sampler2D s; }`).
+      for (std::uint32_t i = 0; i < ty.members.size() && features.vulkan; ++i) {
+        ir::TypeId inner = ty.members[i].type;
+        while (m.type(inner).kind == ir::TypeKind::Array || m.type(inner).kind == ir::TypeKind::UnsizedArray)
+          inner = m.type(inner).element;
+        const ir::TypeKind k = m.type(inner).kind;
+        if (k == ir::TypeKind::Image || k == ir::TypeKind::Sampler || k == ir::TypeKind::SampledImage)
+          fail(fmt::format("struct '{}' holds the image or sampler '{}'; Vulkan does not allow opaque types in a "
+                           "struct (VUID-StandaloneSpirv-None-04667)",
+                           ty.name, ty.members[i].name));
+      }
       std::vector<std::uint32_t> members;
       members.reserve(ty.members.size());
       for (std::uint32_t i = 0; i < ty.members.size(); ++i)
@@ -234,7 +246,15 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
 
 void ModuleContext::decorate_struct_layout(ir::TypeId t, Flavour f, std::uint32_t id) {
   const ir::Type& ty = m.type(t);
-  const std::vector<std::uint32_t> offsets = layouts.member_offsets(t, f);
+  std::uint32_t misplaced = 0;
+  const std::vector<std::uint32_t> offsets = layouts.member_offsets(t, f, &misplaced);
+  // Explicit offsets (layout(offset = N), or a SPIR-V input's Offset) that
+  // break the layout's rules would make a module spirv-val rejects.
+  if (misplaced != UINT32_MAX)
+    return fail(fmt::format("member '{}' of '{}' is at offset {}, which {} does not allow (misaligned, or before "
+                            "the end of the member before it)",
+                            ty.members[misplaced].name, ty.name, offsets[misplaced],
+                            layout_of(f) == layout_of(kStd140) ? "std140" : "std430"));
   for (std::uint32_t i = 0; i < ty.members.size(); ++i) {
     member_decorate(id, i, spv::Decoration::Offset, {offsets[i]});
     // Matrices, also inside arrays, take their order and stride on the member.
@@ -265,7 +285,12 @@ std::uint32_t ModuleContext::emit_image_type(const ir::ImageDescriptor& d) {
   const std::uint32_t sampled = (d.storage || subpass) ? 2 : 1;
   switch (d.dim) {
     case ir::ImageDim::Dim1D: require(d.storage ? spv::Capability::Image1D : spv::Capability::Sampled1D); break;
-    case ir::ImageDim::Rect: require(d.storage ? spv::Capability::ImageRect : spv::Capability::SampledRect); break;
+    case ir::ImageDim::Rect:
+      // Vulkan enables neither SampledRect nor ImageRect (Vulkan spec, appendix
+      // "SPIR-V Environment", the capabilities table).
+      if (features.vulkan) fail("a Rect image (sampler2DRect, image2DRect) needs a capability Vulkan does not allow");
+      require(d.storage ? spv::Capability::ImageRect : spv::Capability::SampledRect);
+      break;
     case ir::ImageDim::Buffer:
       require(d.storage ? spv::Capability::ImageBuffer : spv::Capability::SampledBuffer);
       break;
