@@ -139,10 +139,11 @@ Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partne
 
 // The reference SPIR-V (`reference_name`: glslang's for GLSL, the file
 // itself for SPIR-V) against Sluice's SPIR-V and Sluice's GLSL made from
-// `source`, the file's text or bytes.
+// `source`, the file's text or bytes, and with `peer`, SPIRV-Cross's GLSL of
+// the reference.
 FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::ShaderStage stage,
                          const std::string& source, const std::vector<std::uint32_t>& reference,
-                         const char* reference_name, const PipelineOptions& options) {
+                         const char* reference_name, const PipelineOptions& options, bool peer) {
   FileOutcome out{path, {}, {}};
   if (const auto messages = spirv::validate(reference, options.spirv.target); !messages.empty()) {
     out.variants.push_back({reference_name, CheckStatus::Skip, "the reference SPIR-V fails spirv-val: " + messages.front()});
@@ -171,6 +172,8 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
   };
   add("sluice-spirv", v.spirv);
   add("sluice-glsl", v.via_glsl);
+  const char* kPeer = "spirv-cross";
+  if (peer) add(kPeer, spirv_cross_variant(reference, stage, options));
   auto report = drawn_with_partners ? exec::xcheck_stages(runner, pipeline, checked, runnable)
                                     : exec::xcheck_shader(runner, reference, runnable);
   if (!report) {
@@ -181,10 +184,11 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
       {reference_name, CheckStatus::Pass, uncaptured.empty() ? "" : "outputs not compared: " + uncaptured});
   for (const auto& r : report->variants) out.variants.push_back(from_result(r));
   for (auto& f : failed) out.variants.push_back(std::move(f));
+  for (auto& o : out.variants) o.peer = o.name == kPeer;
   return out;
 }
 
-FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
   auto stage = exec::shader_stage_from_path(path);
   if (!stage) return {path, {{"glslang-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
   const auto source = read_text_file(path);
@@ -192,7 +196,7 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
                           : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
   if (!reference)
     return {path, {{"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())}}, {}};
-  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options);
+  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer);
 }
 
 // The stage of a SPIR-V module's first entry point, the one the reader reads.
@@ -212,14 +216,14 @@ Result<exec::ShaderStage> entry_point_stage(const std::vector<std::uint32_t>& wo
 }
 
 // A SPIR-V binary or assembly text: the module as given is the reference.
-FileOutcome check_spirv(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+FileOutcome check_spirv(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
   const auto source = read_text_file(path);
   auto reference = exec::read_spirv_file(path);
   if (!source || !reference)
     return {path, {{"input-spirv", CheckStatus::Error, first_line(reference ? "cannot read" : reference.error())}}, {}};
   auto stage = entry_point_stage(*reference);
   if (!stage) return {path, {{"input-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
-  return check_shader(runner, path, *stage, *source, *reference, "input-spirv", options);
+  return check_shader(runner, path, *stage, *source, *reference, "input-spirv", options, peer);
 }
 
 struct Expectation {
@@ -298,14 +302,14 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
 }
 
 FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options,
-                       const AmberCheckOptions& amber) {
+                       const AmberCheckOptions& checks) {
   auto runner = exec::Runner::create(device);
   if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}, {}};
   const std::string ext = fs::path(file).extension().string();
-  FileOutcome out = ext == ".amber"       ? check_amber(*runner, file, options, amber)
+  FileOutcome out = ext == ".amber"       ? check_amber(*runner, file, options, checks)
                     : ext == ".lv"        ? check_lambdav(*runner, file, options)
-                    : is_spirv_path(file) ? check_spirv(*runner, file, options)
-                                          : check_glsl(*runner, file, options);
+                    : is_spirv_path(file) ? check_spirv(*runner, file, options, checks.peer_spirv_cross)
+                                          : check_glsl(*runner, file, options, checks.peer_spirv_cross);
   // Set once a submission timed out or the device was lost.
   out.device_failure = runner->context().unusable_reason();
   return out;
@@ -363,8 +367,11 @@ int run_xcheck(XcheckArgs& args) {
   auto run = run_checks(
       to_run, schedule,
       [&](const std::string& file) {
+        // Amber scripts run the peer where they run the SPIR-V front end;
+        // GLSL and SPIR-V files, every time.
+        const bool amber = fs::path(file).extension() == ".amber";
         const bool spirv_in = spirv_input.count(file) != 0;
-        return check_file(file, *device, args.pipeline, {spirv_in, spirv_in && !args.peer.empty()});
+        return check_file(file, *device, args.pipeline, {spirv_in, !args.peer.empty() && (spirv_in || !amber)});
       },
       [&](std::size_t finished, const std::string& file) {
         if (progress) std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, to_run.size(), file) << std::flush;
@@ -398,8 +405,9 @@ CommandAction add_xcheck_command(CLI::App& sub) {
                  "Amber: also run the script's SPIR-V through Sluice's SPIR-V front end (as SPIR-V and as GLSL) "
                  "on every Nth script; 0: on none (default 1: every script)");
   sub.add_option("--peer", args->peer,
-                 "Amber: also run the script's SPIR-V translated by this peer (spirv-cross: SPIRV-Cross's GLSL, "
-                 "compiled by glslang), reported apart, never failing a file; on the scripts --spirv-input-every picks")
+                 "Also run the reference SPIR-V (an Amber script's own, glslang's, or the .spv given) translated by "
+                 "this peer (spirv-cross: SPIRV-Cross's GLSL, compiled by glslang), reported apart, never failing a "
+                 "file; of the Amber scripts, on those --spirv-input-every picks")
       ->check(CLI::IsMember({"spirv-cross"}));
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment for Sluice's SPIR-V (default vulkan1.0)");
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "exec/xcheck.h"
-#include "spirv_cross_peer.h"
 #include "xcheck_variants.h"
 
 namespace sluice::tools {
@@ -43,11 +42,7 @@ class ScriptTranslations {
   const StepResult<Words>& spirv_cross(const ShaderDecl& decl, const Words& original) {
     auto it = cross_.find(decl.name);
     if (it == cross_.end()) {
-      StepResult<Words> step;
-      auto glsl = spirv_cross_glsl(original);
-      if (glsl) step = glsl_to_checked_spirv(*glsl, decl.stage, options_, "SPIRV-Cross's");
-      else step.failure.message = glsl.error();
-      it = cross_.emplace(decl.name, std::move(step)).first;
+      it = cross_.emplace(decl.name, spirv_cross_variant(original, decl.stage, options_)).first;
     }
     return it->second;
   }

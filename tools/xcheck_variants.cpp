@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "spirv_cross_peer.h"
+
 namespace sluice::tools {
 
 exec::GlslCompileOptions glslang_options(const PipelineOptions& options) {
@@ -25,6 +27,17 @@ StepResult<std::vector<std::uint32_t>> glsl_to_checked_spirv(const std::string& 
   }
   out.value = std::move(*words);
   return out;
+}
+
+StepResult<std::vector<std::uint32_t>> spirv_cross_variant(const std::vector<std::uint32_t>& spirv, exec::ShaderStage stage,
+                                                           const PipelineOptions& options) {
+  auto glsl = spirv_cross_glsl(spirv);
+  if (!glsl) {
+    StepResult<std::vector<std::uint32_t>> out;
+    out.failure.message = glsl.error();
+    return out;
+  }
+  return glsl_to_checked_spirv(*glsl, stage, options, "SPIRV-Cross's");
 }
 
 SluiceVariants compile_variants(const std::string& source, const std::string& display_name, exec::ShaderStage stage,

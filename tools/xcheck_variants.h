@@ -37,6 +37,11 @@ SluiceVariants compile_variants(const std::string& source, const std::string& di
 StepResult<std::vector<std::uint32_t>> glsl_to_checked_spirv(const std::string& text, exec::ShaderStage stage,
                                                              const PipelineOptions& options, const std::string& whose);
 
+// SPIRV-Cross's GLSL of `spirv` (spirv_cross_peer.h) compiled by glslang
+// and checked by spirv-val: the peer variant.
+StepResult<std::vector<std::uint32_t>> spirv_cross_variant(const std::vector<std::uint32_t>& spirv, exec::ShaderStage stage,
+                                                           const PipelineOptions& options);
+
 // The first line of a message, without trailing blanks: what one report line holds.
 std::string first_line(std::string s);
 
