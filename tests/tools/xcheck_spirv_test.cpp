@@ -91,3 +91,17 @@ TEST_CASE("xcheck of an Amber script also runs its own SPIR-V through the SPIR-V
     CHECK_THAT(read_file(json.string()), Catch::Contains("\"peer\": true"));
   }
 }
+
+TEST_CASE("a call that may discard stays a call in a continue construct, and runs as the input does") {
+  // -O1 inlines; inlining the OpKill into the continue block would give SPIR-V
+  // the output cannot write ("Discard inside a loop's continue block").
+  Scratch s;
+  const std::string input = quote(xcheck_input("kill-in-continue-call.spvasm"));
+  const Run c = run_sluice(s, "compile " + input + " -O1 --emit spv --validate -o " + quote((s.dir / "k.spv").string()));
+  INFO(c.err);
+  CHECK(c.code == 0);
+  const Run r = run_sluice(s, "xcheck -j 1 " + input);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("1 passed, 0 failed"));
+}
