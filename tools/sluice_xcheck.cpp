@@ -6,9 +6,12 @@
 //     .vert, .geom, .tesc, .tese: the same, drawn between partner stages
 //     that feed the shader fixed inputs and write what it produced to the
 //     framebuffer (exec/partner_shaders.h).
+//   SPIR-V (.spv, .spvasm): the module as given is the reference; variants
+//     are Sluice's SPIR-V and GLSL from it (the SPIR-V front end).
 //   Amber (.amber): the script's own SPIR-V is the reference (and its
-//     EXPECTs must pass); the variants replace the fragment shader as above,
-//     compiled from the .frag beside the script.
+//     EXPECTs must pass); the variants replace its shaders: the .frag beside
+//     the script compiled as above, and the script's SPIR-V through Sluice's
+//     SPIR-V front end (xcheck_amber.h; --spirv-input-every, --peer).
 //   λV (.lv): Sluice's SPIR-V is the reference, Sluice's GLSL the variant,
 //     and `; expect: r g b a` (every pixel) or `; expect X Y: r g b a` lines
 //     are checked against the reference's output location 0.
@@ -26,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -40,8 +44,11 @@
 #include "exec/xcheck.h"
 #include "sluice_commands.h"
 #include "sluice_pipeline.h"
+#include "spirv_cross_peer.h"
+#include "xcheck_amber.h"
 #include "xcheck_report.h"
 #include "xcheck_schedule.h"
+#include "xcheck_variants.h"
 
 namespace sluice::tools {
 namespace {
@@ -56,6 +63,10 @@ struct XcheckArgs {
   unsigned jobs = 0;  // 0: one per core
   unsigned timeout_seconds = 600;
   std::string known_failures;  // file listing "NAME  reason" lines
+  // The Amber scripts' own SPIR-V through Sluice's SPIR-V front end: on
+  // every Nth script (in the order run), 0 for none.
+  unsigned spirv_input_every = 1;
+  std::string peer;  // "spirv-cross" or empty
   PipelineOptions pipeline;
 };
 
@@ -77,7 +88,7 @@ std::map<std::string, std::string> read_known_failures(const std::string& path) 
 
 bool checkable(const fs::path& p) {
   const std::string ext = p.extension().string();
-  if (ext == ".amber" || ext == ".lv" || ext == ".comp" || ext == ".vert" || ext == ".geom" || ext == ".tesc" ||
+  if (ext == ".amber" || ext == ".lv" || ext == ".spv" || ext == ".spvasm" || ext == ".comp" || ext == ".vert" || ext == ".geom" || ext == ".tesc" ||
       ext == ".tese")
     return true;
   if (ext == ".frag") return !fs::exists(fs::path(p).replace_extension(".amber"));
@@ -104,103 +115,6 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   return files;
 }
 
-// glslang's settings for the SPIR-V target xcheck was given (vulkan1.1
-// for the subgroup built-ins).
-exec::GlslCompileOptions glslang_options(const PipelineOptions& options) {
-  exec::GlslCompileOptions g;
-  const std::uint32_t v = spirv::spirv_version(options.spirv.target);
-  g.vulkan_version = v >= 0x00010600 ? 130 : v >= 0x00010500 ? 120 : v >= 0x00010300 ? 110 : 100;
-  return g;
-}
-
-// Sluice's two ways of compiling GLSL or λV source to SPIR-V.
-struct SluiceVariants {
-  StepResult<std::vector<std::uint32_t>> spirv;
-  StepResult<std::vector<std::uint32_t>> via_glsl;
-};
-
-SluiceVariants compile_variants(const std::string& path, exec::ShaderStage stage, const PipelineOptions& options) {
-  SluiceVariants v;
-  const auto source = read_text_file(path);
-  if (!source) {
-    v.spirv.failure.message = v.via_glsl.failure.message = fmt::format("cannot read '{}'", path);
-    return v;
-  }
-  auto module = compile_to_ir(*source, path, options);
-  if (!module.ok()) {
-    v.spirv.failure = v.via_glsl.failure = module.failure;
-    return v;
-  }
-  v.spirv = emit_spirv(*module.value, options);
-  if (v.spirv.ok()) {
-    const auto messages = spirv::validate(*v.spirv.value, options.spirv.target);
-    if (!messages.empty()) {
-      v.spirv.failure.message = "Sluice's SPIR-V fails spirv-val: " + messages.front();
-      v.spirv.value.reset();
-    }
-  }
-  auto glsl = emit_glsl(*module.value, options);
-  if (!glsl.ok()) {
-    v.via_glsl.failure = glsl.failure;
-    return v;
-  }
-  auto words = exec::compile_glsl(*glsl.value, stage, glslang_options(options));
-  if (!words) {
-    v.via_glsl.failure.message = "glslang rejected Sluice's GLSL: " + words.error();
-    return v;
-  }
-  if (const auto messages = spirv::validate(*words, options.spirv.target); !messages.empty()) {
-    v.via_glsl.failure.message = "glslang's SPIR-V for Sluice's GLSL fails spirv-val: " + messages.front();
-    return v;
-  }
-  v.via_glsl.value = std::move(*words);
-  return v;
-}
-
-std::string first_line(std::string s) {
-  s = s.substr(0, s.find('\n'));
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-VariantOutcome from_result(const exec::XcheckVariantResult& r) {
-  if (!r.error.empty()) return {r.name, CheckStatus::Error, first_line(r.error)};
-  if (r.mismatch) return {r.name, CheckStatus::Fail, r.mismatch->describe()};
-  return {r.name, CheckStatus::Pass, ""};
-}
-
-FileOutcome check_amber(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
-  FileOutcome out{path, {}, {}};
-  const std::string frag = fs::path(path).replace_extension(".frag").string();
-  auto variants = std::make_shared<SluiceVariants>(compile_variants(frag, exec::ShaderStage::Fragment, options));
-  auto replace = [variants](bool via_glsl) {
-    return [variants, via_glsl](const exec::amber::ShaderDecl& decl,
-                                const std::vector<std::uint32_t>& original) -> Result<std::vector<std::uint32_t>> {
-      if (decl.stage != exec::ShaderStage::Fragment) return original;
-      const auto& step = via_glsl ? variants->via_glsl : variants->spirv;
-      if (!step.ok()) return Error{first_line(step.failure.message)};
-      return *step.value;
-    };
-  };
-  std::vector<exec::AmberVariant> amber_variants = {{"sluice-spirv", replace(false)}, {"sluice-glsl", replace(true)}};
-  auto report = exec::xcheck_amber(runner, path, amber_variants);
-  if (!report) {
-    out.variants.push_back({"amber-spirv", CheckStatus::Error, first_line(report.error())});
-    return out;
-  }
-  out.variants.push_back({"amber-spirv", report->reference_passed ? CheckStatus::Pass : CheckStatus::Fail,
-                          report->reference_passed ? "" : first_line(report->reference_summary)});
-  for (const auto& v : report->variants) {
-    VariantOutcome o = from_result(v);
-    if (o.status == CheckStatus::Pass && !v.expects_passed) {
-      o.status = CheckStatus::Fail;
-      o.detail = "the script's EXPECT failed";
-    }
-    out.variants.push_back(o);
-  }
-  return out;
-}
-
 // The partner stages around a vertex, geometry or tessellation shader
 // (exec/partner_shaders.h), compiled by glslang, with `reference` in the
 // checked shader's slot.
@@ -223,39 +137,33 @@ Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partne
   return std::pair{std::move(pipeline), std::move(*partners)};
 }
 
-FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+// The reference SPIR-V (`reference_name`: glslang's for GLSL, the file
+// itself for SPIR-V) against Sluice's SPIR-V and Sluice's GLSL made from
+// `source`, the file's text or bytes, and with `peer`, SPIRV-Cross's GLSL of
+// the reference.
+FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::ShaderStage stage,
+                         const std::string& source, const std::vector<std::uint32_t>& reference,
+                         const char* reference_name, const PipelineOptions& options, bool peer) {
   FileOutcome out{path, {}, {}};
-  auto stage = exec::shader_stage_from_path(path);
-  if (!stage) {
-    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, first_line(stage.error())});
+  if (const auto messages = spirv::validate(reference, options.spirv.target); !messages.empty()) {
+    out.variants.push_back({reference_name, CheckStatus::Skip, "the reference SPIR-V fails spirv-val: " + messages.front()});
     return out;
   }
-  const auto source = read_text_file(path);
-  auto reference = source ? exec::compile_glsl(*source, *stage, glslang_options(options))
-                          : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
-  if (!reference) {
-    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())});
-    return out;
-  }
-  if (const auto messages = spirv::validate(*reference, options.spirv.target); !messages.empty()) {
-    out.variants.push_back({"glslang-spirv", CheckStatus::Skip, "glslang's own SPIR-V fails spirv-val: " + messages.front()});
-    return out;
-  }
-  const bool drawn_with_partners = *stage != exec::ShaderStage::Fragment && *stage != exec::ShaderStage::Compute;
+  const bool drawn_with_partners = stage != exec::ShaderStage::Fragment && stage != exec::ShaderStage::Compute;
   std::string uncaptured;
   std::vector<exec::PipelineStage> pipeline;
   std::size_t checked = 0;
   if (drawn_with_partners) {
-    auto partners = partner_pipeline(*stage, *reference, options);
+    auto partners = partner_pipeline(stage, reference, options);
     if (!partners) {
-      out.variants.push_back({"glslang-spirv", CheckStatus::Skip, first_line(partners.error())});
+      out.variants.push_back({reference_name, CheckStatus::Skip, first_line(partners.error())});
       return out;
     }
     pipeline = std::move(partners->first);
     checked = partners->second.checked;
     for (const auto& name : partners->second.uncaptured) uncaptured += (uncaptured.empty() ? "" : ", ") + name;
   }
-  SluiceVariants v = compile_variants(path, *stage, options);
+  SluiceVariants v = compile_variants(source, path, stage, options);
   std::vector<exec::SpirvVariant> runnable;
   std::vector<VariantOutcome> failed;
   auto add = [&](const char* name, const StepResult<std::vector<std::uint32_t>>& step) {
@@ -264,17 +172,58 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
   };
   add("sluice-spirv", v.spirv);
   add("sluice-glsl", v.via_glsl);
+  const char* kPeer = "spirv-cross";
+  if (peer) add(kPeer, spirv_cross_variant(reference, stage, options));
   auto report = drawn_with_partners ? exec::xcheck_stages(runner, pipeline, checked, runnable)
-                                    : exec::xcheck_shader(runner, *reference, runnable);
+                                    : exec::xcheck_shader(runner, reference, runnable);
   if (!report) {
-    out.variants.push_back({"glslang-spirv", CheckStatus::Error, first_line(report.error())});
+    out.variants.push_back({reference_name, CheckStatus::Error, first_line(report.error())});
     return out;
   }
   out.variants.push_back(
-      {"glslang-spirv", CheckStatus::Pass, uncaptured.empty() ? "" : "outputs not compared: " + uncaptured});
+      {reference_name, CheckStatus::Pass, uncaptured.empty() ? "" : "outputs not compared: " + uncaptured});
   for (const auto& r : report->variants) out.variants.push_back(from_result(r));
   for (auto& f : failed) out.variants.push_back(std::move(f));
+  for (auto& o : out.variants) o.peer = o.name == kPeer;
   return out;
+}
+
+FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
+  auto stage = exec::shader_stage_from_path(path);
+  if (!stage) return {path, {{"glslang-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
+  const auto source = read_text_file(path);
+  auto reference = source ? exec::compile_glsl(*source, *stage, glslang_options(options))
+                          : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
+  if (!reference)
+    return {path, {{"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())}}, {}};
+  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer);
+}
+
+// The stage of a SPIR-V module's first entry point, the one the reader reads.
+Result<exec::ShaderStage> entry_point_stage(const std::vector<std::uint32_t>& words) {
+  auto module = exec::SpirvModule::parse(words);
+  if (!module) return Error{module.error()};
+  if (module->entry_points().empty()) return Error{"the module has no OpEntryPoint"};
+  switch (module->entry_points().front().model) {
+    case exec::spv::Vertex: return exec::ShaderStage::Vertex;
+    case exec::spv::TessellationControl: return exec::ShaderStage::TessControl;
+    case exec::spv::TessellationEvaluation: return exec::ShaderStage::TessEvaluation;
+    case exec::spv::Geometry: return exec::ShaderStage::Geometry;
+    case exec::spv::Fragment: return exec::ShaderStage::Fragment;
+    case exec::spv::GLCompute: return exec::ShaderStage::Compute;
+  }
+  return Error{fmt::format("execution model {} cannot be run", module->entry_points().front().model)};
+}
+
+// A SPIR-V binary or assembly text: the module as given is the reference.
+FileOutcome check_spirv(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
+  const auto source = read_text_file(path);
+  auto reference = exec::read_spirv_file(path);
+  if (!source || !reference)
+    return {path, {{"input-spirv", CheckStatus::Error, first_line(reference ? "cannot read" : reference.error())}}, {}};
+  auto stage = entry_point_stage(*reference);
+  if (!stage) return {path, {{"input-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
+  return check_shader(runner, path, *stage, *source, *reference, "input-spirv", options, peer);
 }
 
 struct Expectation {
@@ -321,7 +270,9 @@ std::optional<std::string> check_expectations(const exec::Image& image, const st
 
 FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
   FileOutcome out{path, {}, {}};
-  SluiceVariants v = compile_variants(path, exec::ShaderStage::Fragment, options);
+  const auto source = read_text_file(path);
+  if (!source) return {path, {{"sluice-spirv", CheckStatus::Error, fmt::format("cannot read '{}'", path)}}, {}};
+  SluiceVariants v = compile_variants(*source, path, exec::ShaderStage::Fragment, options);
   if (!v.spirv.ok()) {
     out.variants.push_back({"sluice-spirv", CheckStatus::Error, first_line(v.spirv.failure.message)});
     return out;
@@ -333,7 +284,7 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
     out.variants.push_back({"sluice-spirv", CheckStatus::Error, first_line(reference.error())});
     return out;
   }
-  const auto expects = read_expectations(read_text_file(path).value_or(""));
+  const auto expects = read_expectations(*source);
   if (!expects.empty()) {
     auto wrong = reference->images.empty() ? std::optional<std::string>("no output") : check_expectations(reference->images[0], expects);
     out.variants.push_back({"expectation", wrong ? CheckStatus::Fail : CheckStatus::Pass, wrong.value_or("")});
@@ -350,13 +301,15 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
   return out;
 }
 
-FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options) {
+FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device, const PipelineOptions& options,
+                       const AmberCheckOptions& checks) {
   auto runner = exec::Runner::create(device);
   if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}, {}};
   const std::string ext = fs::path(file).extension().string();
-  FileOutcome out = ext == ".amber" ? check_amber(*runner, file, options)
-                    : ext == ".lv"  ? check_lambdav(*runner, file, options)
-                                    : check_glsl(*runner, file, options);
+  FileOutcome out = ext == ".amber"       ? check_amber(*runner, file, options, checks)
+                    : ext == ".lv"        ? check_lambdav(*runner, file, options)
+                    : is_spirv_path(file) ? check_spirv(*runner, file, options, checks.peer_spirv_cross)
+                                          : check_glsl(*runner, file, options, checks.peer_spirv_cross);
   // Set once a submission timed out or the device was lost.
   out.device_failure = runner->context().unusable_reason();
   return out;
@@ -395,13 +348,31 @@ int run_xcheck(XcheckArgs& args) {
     if (it == known.end()) to_run.push_back(f);
     else skipped.push_back({f, {{"known-failure", CheckStatus::Skip, it->second}}, {}});
   }
+  // Which Amber scripts also run the SPIR-V-input variants: a fixed stride
+  // over the scripts to run, so a sample is the same from run to run.
+  std::set<std::string> spirv_input;
+  std::size_t amber_index = 0;
+  for (const auto& f : to_run)
+    if (fs::path(f).extension() == ".amber" && args.spirv_input_every && amber_index++ % args.spirv_input_every == 0)
+      spirv_input.insert(f);
+  if (args.peer == "spirv-cross" && !spirv_cross_available()) {
+    std::cerr << "sluice: error: --peer spirv-cross: the spirv-cross tool is not on PATH (Debian package spirv-cross)\n";
+    return kExitUsage;
+  }
   const bool progress = isatty(STDERR_FILENO);
   ScheduleOptions schedule;
   schedule.jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   schedule.limit = std::chrono::seconds(args.timeout_seconds);
   schedule.stop_on_device_failure = probe.is_gpu;
   auto run = run_checks(
-      to_run, schedule, [&](const std::string& file) { return check_file(file, *device, args.pipeline); },
+      to_run, schedule,
+      [&](const std::string& file) {
+        // Amber scripts run the peer where they run the SPIR-V front end;
+        // GLSL and SPIR-V files, every time.
+        const bool amber = fs::path(file).extension() == ".amber";
+        const bool spirv_in = spirv_input.count(file) != 0;
+        return check_file(file, *device, args.pipeline, {spirv_in, !args.peer.empty() && (spirv_in || !amber)});
+      },
       [&](std::size_t finished, const std::string& file) {
         if (progress) std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, to_run.size(), file) << std::flush;
       });
@@ -422,18 +393,28 @@ CommandAction add_xcheck_command(CLI::App& sub) {
   auto args = std::make_shared<XcheckArgs>();
   args->pipeline.auto_map_locations = args->pipeline.auto_map_bindings = true;
   args->pipeline.workarounds = "auto";
-  sub.add_option("paths", args->paths, "Files (.amber, .frag, .comp, .vert, .geom, .tesc, .tese, .lv) or directories to search");
+  sub.add_option("paths", args->paths,
+                 "Files (.amber, .frag, .comp, .vert, .geom, .tesc, .tese, .lv, .spv, .spvasm) or directories to search");
   sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
   sub.add_option("--json", args->json, "Write a JSON report here");
   sub.add_option("--known-failures", args->known_failures,
                  "A list of file names (with reasons) not to run; they count as skipped");
   sub.add_option("-j,--jobs", args->jobs, "Files checked at once (default: one per core)");
   sub.add_option("--timeout", args->timeout_seconds, "Seconds one file may take before it counts as an error (default 600)");
+  sub.add_option("--spirv-input-every", args->spirv_input_every,
+                 "Amber: also run the script's SPIR-V through Sluice's SPIR-V front end (as SPIR-V and as GLSL) "
+                 "on every Nth script; 0: on none (default 1: every script)");
+  sub.add_option("--peer", args->peer,
+                 "Also run the reference SPIR-V (an Amber script's own, glslang's, or the .spv given) translated by "
+                 "this peer (spirv-cross: SPIRV-Cross's GLSL, compiled by glslang), reported apart, never failing a "
+                 "file; of the Amber scripts, on those --spirv-input-every picks")
+      ->check(CLI::IsMember({"spirv-cross"}));
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment for Sluice's SPIR-V (default vulkan1.0)");
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });
   add_pipeline_options(sub, args->pipeline);
-  sub.footer("Example:\n  sluice xcheck examples ../shared/corpus/exec --json report.json");
+  sub.footer("Example:\n  sluice xcheck examples ../shared/corpus/exec --json report.json\n"
+             "  sluice xcheck ../shared/corpus/exec --peer spirv-cross   # with SPIRV-Cross's GLSL as a peer");
   return [args] { return run_xcheck(*args); };
 }
 

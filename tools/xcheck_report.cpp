@@ -53,6 +53,7 @@ CheckStatus FileOutcome::status() const {
   bool all_skip = true;
   CheckStatus worst = CheckStatus::Pass;
   for (const auto& v : variants) {
+    if (v.peer) continue;
     if (v.status != CheckStatus::Skip) all_skip = false;
     if (v.status == CheckStatus::Fail) worst = CheckStatus::Fail;
     if (v.status == CheckStatus::Error && worst != CheckStatus::Fail) worst = CheckStatus::Error;
@@ -62,22 +63,30 @@ CheckStatus FileOutcome::status() const {
 
 std::string summary_table(const std::vector<FileOutcome>& outcomes, const std::string& stopped) {
   Counts files;
-  std::map<std::string, Counts> by_variant;
+  std::map<std::string, Counts> by_variant, by_peer;
   for (const auto& f : outcomes) {
     files.add(f.status());
-    for (const auto& v : f.variants) by_variant[v.name].add(v.status);
+    for (const auto& v : f.variants) (v.peer ? by_peer : by_variant)[v.name].add(v.status);
   }
-  std::string out;
-  for (const auto& f : outcomes) {
-    if (f.status() != CheckStatus::Fail && f.status() != CheckStatus::Error) continue;
-    for (const auto& v : f.variants)
-      if (v.status == CheckStatus::Fail || v.status == CheckStatus::Error)
-        out += fmt::format("{} {} [{}]: {}\n", to_string(v.status), f.file, v.name, v.detail);
+  auto failed = [](const VariantOutcome& v) { return v.status == CheckStatus::Fail || v.status == CheckStatus::Error; };
+  std::string out, peer_lines;
+  for (const auto& f : outcomes)
+    for (const auto& v : f.variants) {
+      if (!failed(v)) continue;
+      if (v.peer) peer_lines += fmt::format("peer {} {} [{}]: {}\n", to_string(v.status), f.file, v.name, v.detail);
+      else out += fmt::format("{} {} [{}]: {}\n", to_string(v.status), f.file, v.name, v.detail);
+    }
+  out += peer_lines;
+  auto row = [](const std::string& name, const Counts& c) {
+    return fmt::format("{:<20} {:>6} {:>6} {:>6} {:>6}\n", name, c.pass, c.fail, c.error, c.skip);
+  };
+  out += fmt::format("\n{:<20} {:>6} {:>6} {:>6} {:>6}\n", "", "pass", "fail", "error", "skip");
+  for (const auto& [name, c] : by_variant) out += row(name, c);
+  out += row("files", files);
+  if (!by_peer.empty()) {
+    out += "peers (not counted):\n";
+    for (const auto& [name, c] : by_peer) out += row(name, c);
   }
-  out += fmt::format("\n{:<16} {:>6} {:>6} {:>6} {:>6}\n", "", "pass", "fail", "error", "skip");
-  for (const auto& [name, c] : by_variant)
-    out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", name, c.pass, c.fail, c.error, c.skip);
-  out += fmt::format("{:<16} {:>6} {:>6} {:>6} {:>6}\n", "files", files.pass, files.fail, files.error, files.skip);
   out += fmt::format("{} passed, {} failed\n", files.pass, files.fail + files.error);
   if (!stopped.empty()) out += fmt::format("xcheck stopped early: {}\n", stopped);
   return out;
@@ -93,8 +102,8 @@ std::string json_report(const std::vector<FileOutcome>& outcomes, const std::str
                        to_string(f.status()));
     for (std::size_t j = 0; j < f.variants.size(); ++j) {
       const auto& v = f.variants[j];
-      out += fmt::format("{}{}: {{\"status\": \"{}\", \"detail\": {}}}", j ? ", " : "", json_string(v.name),
-                         to_string(v.status), json_string(v.detail));
+      out += fmt::format("{}{}: {{\"status\": \"{}\", \"detail\": {}{}}}", j ? ", " : "", json_string(v.name),
+                         to_string(v.status), json_string(v.detail), v.peer ? ", \"peer\": true" : "");
     }
     out += "}}";
   }

@@ -27,12 +27,12 @@ std::string one_line(std::string s) {
 }
 
 // One outcome as lines of "name\tstatus\tdetail", for the trip from the
-// child process that ran it.
+// child process that ran it; a peer variant's status ends in 'p'.
 std::string serialize(const FileOutcome& o) {
   std::string out;
   if (!o.device_failure.empty()) out += fmt::format("{}\t\t{}\n", kDeviceFailureTag, one_line(o.device_failure));
   for (const auto& v : o.variants)
-    out += fmt::format("{}\t{}\t{}\n", v.name, static_cast<int>(v.status), one_line(v.detail));
+    out += fmt::format("{}\t{}{}\t{}\n", v.name, static_cast<int>(v.status), v.peer ? "p" : "", one_line(v.detail));
   return out;
 }
 
@@ -47,8 +47,9 @@ FileOutcome deserialize(const std::string& file, const std::string& text) {
       o.device_failure = line.substr(b + 1);
       continue;
     }
-    o.variants.push_back({line.substr(0, a), static_cast<CheckStatus>(std::stoi(line.substr(a + 1, b - a - 1))),
-                          line.substr(b + 1)});
+    const std::string status = line.substr(a + 1, b - a - 1);
+    o.variants.push_back({line.substr(0, a), static_cast<CheckStatus>(std::stoi(status)), line.substr(b + 1),
+                          status.back() == 'p'});
   }
   return o;
 }

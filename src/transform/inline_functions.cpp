@@ -20,7 +20,13 @@
 //
 // Not inlined: recursive functions (a cycle in the call graph), functions
 // that return from inside a loop or switch (a Break there would leave the
-// inner construct, not the inlined body), and calls over a budget.
+// inner construct, not the inlined body), calls over a budget, and calls in
+// a loop's continue block or DoLoop condition to functions that discard or
+// reach Unreachable: SPIR-V's continue construct may not end the invocation
+// (its back-edge block must post-dominate the continue target; docs/ir.md,
+// "SPIR-V output"), while a call there may (SPIR-V readers meet such calls:
+// GraphicsFuzz's cov-wrap-op-kill-* scripts). A call in a block the pass
+// split (after an inlined call) counts as being in a continue block.
 //
 // Budgets (InlineOptions): inlining alone can grow a module exponentially
 // (f_k calling f_{k-1} twice doubles at each level), so before a call
@@ -72,11 +78,12 @@ class Inliner {
  public:
   Inliner(Module& m, const InlineOptions& options)
       : m_(m), options_(options), recursive_(m.function_count()), inlinable_(m.function_count()),
-        size_(m.function_count()) {}
+        ends_invocation_(m.function_count()), size_(m.function_count()) {}
 
   PassResult run() {
     const std::vector<FunctionId> order = callees_first();
     for (FunctionId f : order) inlinable_[f.index()] = can_inline(f);
+    for (FunctionId f : order) ends_invocation_[f.index()] = ends_invocation(m_.function(f));
     std::size_t total = 0;
     for (FunctionId f : order) total += size_[f.index()];
     const std::size_t budget =
@@ -85,10 +92,14 @@ class Inliner {
     bool changed = false;
     for (FunctionId f : order) {
       bool here = false;
-      auto s = transform_block(m_, f, m_.function(f).entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
+      const std::vector<bool> in_continue = continue_construct_blocks(m_.function(f));
+      auto s = transform_block(m_, f, m_.function(f).entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
         if (inst.opcode != Opcode::Call || inst.operands.empty() || !inst.operands[0].is_function()) return {};
         const FunctionId callee = inst.operands[0].as_function();
         if (callee.index() >= m_.function_count() || callee == f || !inlinable_[callee.index()]) return {};
+        if (ends_invocation_[callee.index()] &&
+            (site.block.index() >= in_continue.size() || in_continue[site.block.index()]))
+          return {};
         // The budgets, before anything is copied: the callee's body, its
         // parameters' copies in and out, and the DoLoop wrapper.
         const std::size_t cost = size_[callee.index()] + 3 * m_.function(callee).params.size() + 3;
@@ -160,6 +171,36 @@ class Inliner {
         return VisitAction::VisitSubBlocks;
       });
     return n;
+  }
+
+  // The blocks of SPIR-V's continue constructs, as the SPIR-V output counts
+  // them: a loop's continue chain, a DoLoop's condition chain and every
+  // block nested in either (compute_block_contexts' pre-order walk).
+  static std::vector<bool> continue_construct_blocks(const Function& f) {
+    std::vector<bool> in(f.blocks.size());
+    if (!f.entry.valid()) return in;
+    visit(f, [&](const BlockVisit& v, const Block& b) {
+      const auto op = b.terminator_opcode();
+      if (!op || !is_divergent(*op)) return VisitAction::VisitSubBlocks;
+      const bool here = in[v.id.index()];
+      if (b.merge.valid() && b.merge.index() < in.size()) in[b.merge.index()] = here;
+      for (auto [sub, kind] : b.sub_blocks_with_kind())
+        if (sub.valid() && sub.index() < in.size())
+          in[sub.index()] = here || kind == BlockKind::LoopContinue ||
+                            (kind == BlockKind::LoopCondition && *op == Opcode::DoLoop);
+      return VisitAction::VisitSubBlocks;
+    });
+    return in;
+  }
+
+  static bool ends_invocation(const Function& f) {
+    bool ends = false;
+    if (f.entry.valid()) visit(f, [&](const BlockVisit&, const Block& b) {
+        const auto op = b.terminator_opcode();
+        ends = ends || op == Opcode::Discard || op == Opcode::Unreachable;
+        return ends ? VisitAction::Stop : VisitAction::VisitSubBlocks;
+      });
+    return ends;
   }
 
   bool can_inline(FunctionId id) {
@@ -312,6 +353,7 @@ class Inliner {
   InlineOptions options_;
   std::vector<bool> recursive_;
   std::vector<bool> inlinable_;
+  std::vector<bool> ends_invocation_;  // the function discards or reaches Unreachable somewhere
   std::vector<std::size_t> size_;
 };
 

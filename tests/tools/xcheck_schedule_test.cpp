@@ -103,3 +103,28 @@ TEST_CASE("a run without failures reports every file") {
   for (const auto& o : r.outcomes) CHECK(o.status() == CheckStatus::Pass);
   CHECK(r.stopped.empty());
 }
+
+TEST_CASE("a peer variant comes back from the child marked as a peer and never fails its file") {
+  // "peer*" files: the Sluice variants pass, a peer translation fails.
+  auto check = [](const std::string& file) -> FileOutcome {
+    FileOutcome o{file, {{"amber-spirv", CheckStatus::Pass, ""}, {"spirv-in-spirv", CheckStatus::Pass, ""}}, {}};
+    if (file.starts_with("peer")) o.variants.push_back({"spirv-cross", CheckStatus::Fail, "EXPECT failed", true});
+    return o;
+  };
+  const ScheduleResult r = run_checks({"peer.amber", "plain.amber"}, gpu(2), check);
+  REQUIRE(r.outcomes.size() == 2);
+  REQUIRE(r.outcomes[0].variants.size() == 3);
+  CHECK(r.outcomes[0].variants[2].peer);
+  CHECK_FALSE(r.outcomes[0].variants[1].peer);
+  CHECK(r.outcomes[0].status() == CheckStatus::Pass);
+  // A Sluice variant failing still fails the file.
+  FileOutcome failing = r.outcomes[0];
+  failing.variants[1].status = CheckStatus::Fail;
+  CHECK(failing.status() == CheckStatus::Fail);
+  const std::string table = summary_table(r.outcomes);
+  CHECK_THAT(table, Catch::Contains("peer fail peer.amber [spirv-cross]: EXPECT failed"));
+  CHECK_THAT(table, Catch::Contains("peers (not counted):\nspirv-cross               0      1      0      0"));
+  CHECK_THAT(table, Catch::Contains("2 passed, 0 failed"));
+  CHECK_THAT(json_report(r.outcomes),
+             Catch::Contains("\"spirv-cross\": {\"status\": \"fail\", \"detail\": \"EXPECT failed\", \"peer\": true}"));
+}

@@ -304,6 +304,19 @@ void Reader::instruction(const Instruction& inst) {
         const Id idx_id = in(inst, k);
         const bool is_const = idx_id < ids_.size() && ids_[idx_id].kind == Kind::Constant;
         const std::uint32_t cbits = is_const ? m_.constant(ir::ConstantId(ids_[idx_id].index)).bits : 0;
+        // A constant index past the end of a vector, matrix or sized array
+        // (negative ones too, read unsigned) is undefined behaviour if it
+        // runs (GLSL 4.60 §4.1.9 and §5.5; Vulkan without robustness), and
+        // GraphicsFuzz's never-executed code holds such accesses. The IR
+        // refuses the component and GLSL refuses the index at compile time,
+        // so the access goes to a local of the element type: one of the
+        // behaviours allowed, and the rest of the chain indexes that local.
+        const bool sized = pt.kind == ir::TypeKind::Vector || pt.kind == ir::TypeKind::Matrix ||
+                           (pt.kind == ir::TypeKind::Array && !pt.length.valid());
+        if (is_const && sized && cbits >= pt.count) {
+          p = local(pt.element, fmt::format("out_of_bounds{}", inst.result_id));
+          continue;
+        }
         switch (pt.kind) {
           case ir::TypeKind::Struct:
             if (!is_const) return fail(inst, "a struct indexed by a value that is not a constant");
