@@ -461,8 +461,7 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
         for (std::size_t i = 1; i < n; ++i)
           if (m.type_of(operands[i]) != v) return fail(op, "value operands must have the pointee's type");
       }
-      if (op >= Opcode::PostfixIncrement && op <= Opcode::PrefixDecrement && !is_numeric_like(m, v) &&
-          !is_matrix(m, v))
+      if (is_increment(op) && !is_numeric_like(m, v) && !is_matrix(m, v))
         return fail(op, "needs a pointer to a numeric value");
       return v;
     }

@@ -22,9 +22,4 @@ bool is_invocation_memory(const Module& m, VariableId v) {
   return s == StorageClass::Function || s == StorageClass::Private;
 }
 
-bool is_increment(Opcode op) {
-  return op == Opcode::PostfixIncrement || op == Opcode::PostfixDecrement || op == Opcode::PrefixIncrement ||
-         op == Opcode::PrefixDecrement;
-}
-
 }  // namespace sluice::transform

@@ -1,7 +1,6 @@
 // Shared by the passes on memory only one invocation sees (dead-stores,
 // uninitialized-loads, forward-stores, lower-increments): which variables
-// are parameters, which are Function or Private memory, what an increment
-// is.
+// are parameters, which are Function or Private memory.
 #pragma once
 
 #include <vector>
@@ -16,8 +15,5 @@ std::vector<bool> parameter_variables(const ir::Module& m);
 // A Function-storage or Private variable that is not volatile: memory no
 // other invocation and no interface can see.
 bool is_invocation_memory(const ir::Module& m, ir::VariableId v);
-
-// Prefix/postfix increment or decrement (read-modify-write of a pointer).
-bool is_increment(ir::Opcode op);
 
 }  // namespace sluice::transform

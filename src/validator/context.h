@@ -17,14 +17,6 @@ namespace sluice::validator::detail {
 
 inline constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-// The number of opcodes in opcode.def: an Instruction whose opcode is at or
-// past it is garbage, and ir::info() must not be asked about it.
-inline constexpr std::uint32_t kOpcodeCount = 0
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
-#include "ir/opcode.def"
-#undef OPCODE
-    ;
-
 // "t5", "r12", ...; "<none>" for an invalid id.
 std::string id_text(char prefix, std::uint32_t index);
 

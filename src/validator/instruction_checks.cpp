@@ -15,20 +15,6 @@ namespace {
 using ir::Opcode;
 using ir::Operand;
 
-// Opcodes whose operands after the first are literal component or field
-// indices.
-bool takes_literals(Opcode op) {
-  switch (op) {
-    case Opcode::AccessVectorComponent:
-    case Opcode::AccessVectorComponentMulti:
-    case Opcode::AccessStructField:
-    case Opcode::ExtractVectorComponent:
-    case Opcode::ExtractVectorComponentMulti:
-    case Opcode::ExtractStructField: return true;
-    default: return false;
-  }
-}
-
 const char* kind_word(Operand::Kind k) {
   switch (k) {
     case Operand::Kind::Register: return "r";
@@ -67,16 +53,16 @@ bool check_operand_ids(Context& ctx, Scopes& scopes, const ir::Instruction& inst
 }
 
 // Literals only as component/field indices, functions only as Call's
-// callee; every other operand is a value.
-bool check_operand_kinds(Context& ctx, const ir::Instruction& inst, const ir::OpcodeInfo& oi, const Where& w) {
+// callee (the operand roles of opcode.def); every other operand is a value.
+bool check_operand_kinds(Context& ctx, const ir::Instruction& inst, const Where& w) {
   bool ok = true;
-  const bool control = oi.family == ir::OpcodeFamily::Control;
   for (std::size_t i = 0; i < inst.operands.size(); ++i) {
     const Operand o = inst.operands[i];
-    if (o.is_literal() && (control || !takes_literals(inst.opcode) || i == 0)) {
+    const ir::OperandRole role = ir::operand_role(inst.opcode, i);
+    if (o.is_literal() && role != ir::OperandRole::Literal) {
       ctx.report(fmt::format("operand {} of {} is a literal, not a value", i, opcode_name(inst)), w);
       ok = false;
-    } else if (o.is_function() && (inst.opcode != Opcode::Call || i != 0)) {
+    } else if (o.is_function() && role != ir::OperandRole::Callee) {
       ctx.report(
           fmt::format("operand {} of {} is a function; only Call's operand 0 names a function", i, opcode_name(inst)),
           w);
@@ -194,13 +180,13 @@ void check_terminator_operands(Context& ctx, const ir::Instruction& inst, const 
 }  // namespace
 
 std::string opcode_name(const ir::Instruction& inst) {
-  if (!opcode_known(inst.opcode)) return fmt::format("<opcode {}>", static_cast<std::uint32_t>(inst.opcode));
+  if (!ir::is_known(inst.opcode)) return fmt::format("<opcode {}>", static_cast<std::uint32_t>(inst.opcode));
   if (inst.opcode == Opcode::Texture) return ir::texture_opcode_name(inst.aux);
   return std::string(ir::name(inst.opcode));
 }
 
 void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst, const Where& w) {
-  if (!opcode_known(inst.opcode)) {
+  if (!ir::is_known(inst.opcode)) {
     ctx.report(fmt::format("unknown opcode {}", static_cast<std::uint32_t>(inst.opcode)), w);
     // Its result still counts as defined, so that its users do not add
     // problems of their own.
@@ -209,7 +195,7 @@ void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst
   }
   const ir::OpcodeInfo& oi = ir::info(inst.opcode);
   const bool ids_exist = check_operand_ids(ctx, scopes, inst, w);
-  const bool kinds_ok = check_operand_kinds(ctx, inst, oi, w);
+  const bool kinds_ok = check_operand_kinds(ctx, inst, w);
   const bool count_ok = check_operand_count(ctx, inst, oi, w);
   bool result_exists = true;
   if (inst.has_result() && inst.result.index() >= ctx.m.register_count()) {

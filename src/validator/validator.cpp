@@ -127,7 +127,7 @@ class BlockTitles {
 // dump_instruction() looks the opcode up in the opcode table; a garbage
 // opcode is spelled here instead.
 std::string instruction_text(const ir::Module& m, const ir::Instruction& inst) {
-  if (!detail::opcode_known(inst.opcode)) return detail::opcode_name(inst);
+  if (!ir::is_known(inst.opcode)) return detail::opcode_name(inst);
   // The dump pads instructions without a result to the result column; a
   // message needs only the text, which is a substring of the dump's line.
   std::string text = ir::dump_instruction(m, inst);

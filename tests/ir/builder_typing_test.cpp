@@ -135,3 +135,35 @@ TEST_CASE("terminators go through terminate() or branch_*(), with checked operan
   CHECK_FALSE(t.b.branch_switch(t.f, cases).ok());        // not an int
   CHECK(t.b.branch_switch(t.i, cases).ok());
 }
+
+TEST_CASE("operand roles give what the outputs and passes derive from them") {
+  // Every opcode's name leads back to it: kOpcodeCount counts the table.
+  for (std::size_t k = 0; k < kOpcodeCount; ++k) CHECK(opcode_from_name(name(static_cast<Opcode>(k))) == static_cast<Opcode>(k));
+  std::vector<Opcode> out_pointers, increments, literals, callees;
+  for (std::size_t k = 0; k < kOpcodeCount; ++k) {
+    const Opcode op = static_cast<Opcode>(k);
+    const OpcodeInfo& oi = info(op);
+    for (std::size_t i = 0; i < oi.roles.size(); ++i) {
+      const OperandRole role = operand_role(op, i);
+      if (role == OperandRole::OutPointer && (out_pointers.empty() || out_pointers.back() != op)) out_pointers.push_back(op);
+      if (role == OperandRole::Literal && (literals.empty() || literals.back() != op)) literals.push_back(op);
+      if (role == OperandRole::Callee) callees.push_back(op);
+      // A role that reads or writes through a pointer belongs to an opcode
+      // whose typing takes a pointer there.
+      if (reads_through(role) || writes_through(role)) CHECK(oi.has_side_effects == (op != Opcode::Load));
+    }
+    if (is_increment(op)) increments.push_back(op);
+  }
+  CHECK(out_pointers == std::vector<Opcode>{Opcode::Modf, Opcode::Frexp, Opcode::UaddCarry, Opcode::UsubBorrow,
+                                            Opcode::UmulExtended, Opcode::ImulExtended});
+  CHECK(increments == std::vector<Opcode>{Opcode::PostfixIncrement, Opcode::PostfixDecrement, Opcode::PrefixIncrement,
+                                          Opcode::PrefixDecrement});
+  CHECK(literals == std::vector<Opcode>{Opcode::AccessVectorComponent, Opcode::AccessVectorComponentMulti,
+                                        Opcode::AccessStructField, Opcode::ExtractVectorComponent,
+                                        Opcode::ExtractVectorComponentMulti, Opcode::ExtractStructField});
+  CHECK(callees == std::vector<Opcode>{Opcode::Call});
+  // The variadic tail repeats the last role: a swizzle's fourth component,
+  // a call's fifth argument.
+  CHECK(operand_role(Opcode::ExtractVectorComponentMulti, 4) == OperandRole::Literal);
+  CHECK(operand_role(Opcode::Call, 5) == OperandRole::Argument);
+}

@@ -22,10 +22,6 @@
 
 namespace sluice::spirv::detail {
 
-// Operand `i` of `op` is a pointer the instruction only writes a result
-// through (modf's whole part, uaddCarry's carry, ...).
-bool is_output_pointer(ir::Opcode op, std::size_t i);
-
 class FunctionEmitter {
  public:
   FunctionEmitter(ModuleContext& mc, ir::FunctionId function);

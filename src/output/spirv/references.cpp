@@ -14,14 +14,6 @@
 namespace sluice::spirv::detail {
 namespace {
 
-constexpr std::size_t kOpcodeCount = [] {
-  std::size_t n = 0;
-#define OPCODE(...) ++n;
-#include "ir/opcode.def"
-#undef OPCODE
-  return n;
-}();
-
 class ReferenceCheck {
  public:
   explicit ReferenceCheck(const ir::Module& m, std::vector<std::vector<std::uint32_t>>& callees)
@@ -116,7 +108,7 @@ std::optional<std::string> ReferenceCheck::run() {
         if (!v.valid() || v.index() >= m_.variable_count())
           return fmt::format("'{}' declares a variable that does not exist", fn.name.text);
       for (const ir::Instruction& inst : b.instructions) {
-        if (static_cast<std::size_t>(inst.opcode) >= kOpcodeCount) return fmt::format("'{}': unknown opcode", fn.name.text);
+        if (!ir::is_known(inst.opcode)) return fmt::format("'{}': unknown opcode", fn.name.text);
         if (inst.result.valid() && inst.result.index() >= m_.register_count())
           return fmt::format("'{}': {} defines a register that does not exist", fn.name.text, ir::name(inst.opcode));
         for (ir::Operand op : inst.operands)
