@@ -115,14 +115,14 @@ bool operand_usable(const Context& ctx, Operand o) {
   return false;
 }
 
-std::string inferred_type_name(const Context& ctx, ir::TypeId t) {
-  if (t.index() < ctx.m.type_count()) return ctx.type_name(t);
-  return ir::describe_type(*ctx.typing_module, t);  // interned while typing: a well-formed type
+std::string inferred_type_name(const Context& ctx, const ir::CheckedType& t) {
+  if (t.type.index() < ctx.m.type_count()) return ctx.type_name(t.type);
+  return ir::describe_type(ctx.m, t.type, t.missing);  // derived while typing: a well-formed type
 }
 
 // Result type against the opcode's type rule; void rules have no result.
+// ir::check_result_type reads the input as it is (no types are added).
 void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir::OpcodeInfo& oi, const Where& w) {
-  if (!ctx.typing_module) return;
   for (Operand o : inst.operands)
     if (!operand_usable(ctx, o)) return;  // reported with the operand's entity
   const bool has_result = inst.has_result();
@@ -130,13 +130,13 @@ void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir
   const ir::TypeId result_type = has_result ? ctx.m.reg(inst.result).type : ir::TypeId{};
   const ir::TypeId explicit_type = oi.type_rule == ir::TypeRule::Explicit ? result_type : ir::TypeId{};
   auto inferred =
-      ir::infer_result_type(*ctx.typing_module, inst.opcode, inst.aux,
+      ir::check_result_type(ctx.m, inst.opcode, inst.aux,
                             std::span<const Operand>(inst.operands.data(), inst.operands.size()), explicit_type);
   if (!inferred) {
     ctx.report(inferred.error(), w);
     return;
   }
-  const ir::TypeId t = *inferred;
+  const ir::TypeId t = inferred->type;
   if (t == ir::predefined::kVoid) {
     if (has_result)
       ctx.report(fmt::format("{} gives no value, but has result r{}", opcode_name(inst), inst.result.index()), w);
@@ -144,13 +144,13 @@ void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir
   }
   if (!has_result) {
     ctx.report(fmt::format("{} gives a value of type {}, but has no result register", opcode_name(inst),
-                           inferred_type_name(ctx, t)),
+                           inferred_type_name(ctx, *inferred)),
                w);
     return;
   }
   if (t != result_type)
     ctx.report(fmt::format("result r{} has type {}, but {} gives {}", inst.result.index(), ctx.type_name(result_type),
-                           opcode_name(inst), inferred_type_name(ctx, t)),
+                           opcode_name(inst), inferred_type_name(ctx, *inferred)),
                w);
 }
 
