@@ -213,6 +213,10 @@ class Analyser {
         if (!shape_ok(inst))
           return fail(fmt::format("block b{} instruction {} ({}) has the wrong operands or result", id.index(), i,
                                   ir::is_known(inst.opcode) ? ir::name(inst.opcode) : "an unknown opcode"));
+        // Defined earlier in this block (a definition precedes its uses).
+        ir::for_each_register_use(inst, [&](RegisterId r) {
+          if (regs_.def[r.index()].block == id) regs_.used_in_def_block[r.index()] = 1;
+        });
         if (inst.result.valid() && !define(inst.result, Site{id, static_cast<std::int32_t>(i)}, &inst)) return false;
       }
     }
