@@ -6,6 +6,9 @@
 //                        as Vulkan GLSL (450, or 310 es for ES sources).
 //   BM_EmitNestedIfs/N   N nested Ifs, and
 //   BM_EmitChain/N       N chained arithmetic instructions, for linearity.
+//   BM_EmitUnusedAccesses/N  N access chains nothing uses (`a[1];`) in one
+//                        block: work per chain that scans the block shows
+//                        as ns_per_instruction growing with N.
 // Counters: ns_per_instruction (CPU time over the IR's instructions),
 // bytes (GLSL text per iteration), instructions. docs/performance.md
 // ("GLSL output") has the figures.
@@ -90,9 +93,12 @@ void BM_EmitCorpus(benchmark::State& state) {
 }
 BENCHMARK(BM_EmitCorpus)->Arg(0)->Arg(1)->ArgName("exec0_glsl1")->Unit(benchmark::kMillisecond);
 
-ir::Module nested_ifs(int depth) {
-  ir::Module m(ir::ShaderStage::Fragment);
-  ir::Builder b(m);
+// The synthetic shaders' interface: `vec4 color` out, `float x` in, both at
+// location 0; then main begins.
+struct Interface {
+  ir::VariableId color, x;
+};
+Interface begin_main(ir::Builder& b) {
   ir::Decorations d;
   d.location = 0;
   const auto color = b.add_global({"color", ir::NameSource::Interface}, ir::predefined::kVec4, ir::StorageClass::Output,
@@ -100,6 +106,13 @@ ir::Module nested_ifs(int depth) {
   const auto x = b.add_global({"x", ir::NameSource::Interface}, ir::predefined::kFloat, ir::StorageClass::Input,
                               ir::Precision::None, d);
   b.begin_function({"main", ir::NameSource::Internal}, ir::predefined::kVoid);
+  return {color, x};
+}
+
+ir::Module nested_ifs(int depth) {
+  ir::Module m(ir::ShaderStage::Fragment);
+  ir::Builder b(m);
+  const auto [color, x] = begin_main(b);
   std::vector<ir::BlockId> merges;
   for (int k = 0; k < depth; ++k) {
     const auto c = *b.emit(ir::Opcode::GreaterThan, {*b.load(x), m.float_constant(static_cast<float>(k))});
@@ -119,13 +132,7 @@ ir::Module nested_ifs(int depth) {
 ir::Module chain(int length) {
   ir::Module m(ir::ShaderStage::Fragment);
   ir::Builder b(m);
-  ir::Decorations d;
-  d.location = 0;
-  const auto color = b.add_global({"color", ir::NameSource::Interface}, ir::predefined::kVec4, ir::StorageClass::Output,
-                                  ir::Precision::None, d);
-  const auto x = b.add_global({"x", ir::NameSource::Interface}, ir::predefined::kFloat, ir::StorageClass::Input,
-                              ir::Precision::None, d);
-  b.begin_function({"main", ir::NameSource::Internal}, ir::predefined::kVoid);
+  const auto [color, x] = begin_main(b);
   ir::RegisterId acc = *b.load(x);
   for (int k = 0; k < length; ++k)
     acc = *b.emit(k % 2 ? ir::Opcode::Add : ir::Opcode::Mul, {acc, m.float_constant(1.0f + static_cast<float>(k % 7))});
@@ -158,6 +165,25 @@ void BM_EmitChain(benchmark::State& state) {
   emit_synthetic(state, m);
 }
 BENCHMARK(BM_EmitChain)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+// `float a[4]; a[k % 4];` N times, then the output (x is not read).
+ir::Module unused_accesses(int count) {
+  ir::Module m(ir::ShaderStage::Fragment);
+  ir::Builder b(m);
+  const ir::VariableId color = begin_main(b).color;
+  const ir::TypeId array = m.intern(ir::Type::make_array(ir::predefined::kFloat, 4));
+  const auto a = b.declare_local({"a", ir::NameSource::Temporary}, array);
+  for (int k = 0; k < count; ++k) (void)*b.emit(ir::Opcode::AccessArrayElement, {a, m.int_constant(k % 4)});
+  (void)b.store(color, *b.construct(ir::Opcode::ConstructVectorFromScalar, ir::predefined::kVec4, {m.float_constant(1.0f)}));
+  (void)b.terminate(ir::Opcode::Return);
+  return m;
+}
+
+void BM_EmitUnusedAccesses(benchmark::State& state) {
+  const ir::Module m = unused_accesses(static_cast<int>(state.range(0)));
+  emit_synthetic(state, m);
+}
+BENCHMARK(BM_EmitUnusedAccesses)->Arg(1'000)->Arg(10'000)->Arg(30'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

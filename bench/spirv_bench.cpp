@@ -4,12 +4,18 @@
 // merge value, a counted loop and a block load, so size grows linearly and
 // the per-unit mix stays fixed. Reports IR instructions/s, SPIR-V words/s
 // and SPIR-V words per IR instruction (docs/performance.md, "SPIR-V output").
+// BM_EmitManyFunctions/N: N small functions, each with its own local and
+// called once from main, so the module's variable count grows with its
+// function count: per-function work sized by the module (rather than by
+// the function) shows as time per function growing with N.
 //
 //   bench/spirv_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "ir/builder.h"
 #include "module_size.h"
@@ -27,6 +33,17 @@ template <class T>
 T must(Result<T> r) {
   if (!r) throw std::runtime_error(r.error());
   return std::move(*r);
+}
+
+// `float x` in and `float o` out, both at location 0.
+struct FloatInterface {
+  VariableId in, out;
+};
+FloatInterface float_interface(Builder& b) {
+  Decorations loc0;
+  loc0.location = 0;
+  return {b.add_global({"x", NameSource::Interface}, kFloat, StorageClass::Input, Precision::None, loc0),
+          b.add_global({"o", NameSource::Interface}, kFloat, StorageClass::Output, Precision::None, loc0)};
 }
 
 // A fragment shader of about `target` IR instructions.
@@ -123,10 +140,7 @@ void BM_EmitO0(benchmark::State& state) { emit_benchmark(state, false); }
 void BM_EmitNestedIfs(benchmark::State& state) {
   Module m(ShaderStage::Fragment);
   Builder b(m);
-  Decorations loc0;
-  loc0.location = 0;
-  VariableId in = b.add_global({"x", NameSource::Interface}, kFloat, StorageClass::Input, Precision::None, loc0);
-  VariableId out = b.add_global({"o", NameSource::Interface}, kFloat, StorageClass::Output, Precision::None, loc0);
+  const auto [in, out] = float_interface(b);
   b.begin_function({"main", NameSource::Internal}, kVoid);
   std::vector<BlockId> merges;
   for (std::int64_t d = 0; d < state.range(0); ++d) {
@@ -151,10 +165,50 @@ void BM_EmitNestedIfs(benchmark::State& state) {
   state.counters["words/s"] = benchmark::Counter(static_cast<double>(words), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// N functions `float fK(float x) { float t = x * K; return t + 1; }`,
+// main summing their values into its output.
+Module many_functions(std::size_t n) {
+  Module m(ShaderStage::Fragment);
+  Builder b(m);
+  const auto [in, out] = float_interface(b);
+  std::vector<FunctionId> functions;
+  for (std::size_t k = 0; k < n; ++k) {
+    const FunctionId f = b.begin_function({"f" + std::to_string(k), NameSource::Internal}, kFloat);
+    const VariableId x = b.add_parameter(f, {"x", NameSource::Internal}, kFloat, ParamDirection::In);
+    const VariableId t = b.declare_local({"t", NameSource::Temporary}, kFloat);
+    must(b.store(t, must(b.emit(Opcode::Mul, {must(b.load(x)), m.float_constant(static_cast<float>(k))}))));
+    must(b.terminate(Opcode::Return, must(b.emit(Opcode::Add, {must(b.load(t)), kFloatOne}))));
+    functions.push_back(f);
+  }
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  const RegisterId x = must(b.load(in));
+  RegisterId sum = x;
+  for (FunctionId f : functions) sum = must(b.emit(Opcode::Add, {sum, must(b.emit(Opcode::Call, {f, x}))}));
+  must(b.store(out, sum));
+  must(b.terminate(Opcode::Return));
+  return m;
+}
+
+void BM_EmitManyFunctions(benchmark::State& state) {
+  const Module m = many_functions(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) {
+    auto result = spirv::emit(m);
+    if (!result) {
+      state.SkipWithError(result.error().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(result->data());
+  }
+  state.counters["us_per_function"] = benchmark::Counter(
+      static_cast<double>(state.range(0)) * 1e-6,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
 BENCHMARK(BM_EmitSsa)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EmitO0)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EmitNestedIfs)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EmitManyFunctions)->Arg(1000)->Arg(10000)->Arg(30000)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -90,15 +90,6 @@ void Builder::push(Instruction inst) {
   if (is_terminator(list.back().opcode) && list.capacity() != list.size()) list.shrink_to_fit();
 }
 
-Precision Builder::derived_precision(std::span<const Operand> operands) const {
-  Precision p = Precision::None;
-  for (Operand o : operands) {
-    if (o.is_register()) p = std::max(p, m_.reg(o.as_register()).precision);
-    if (o.is_variable()) p = std::max(p, m_.variable(o.as_variable()).precision);
-  }
-  return p;
-}
-
 Result<RegisterId> Builder::emit(Opcode op, std::span<const Operand> operands, std::optional<Precision> precision,
                                  std::uint16_t aux) {
   if (auto open = check_open(); !open) return Error{open.error()};
@@ -106,11 +97,7 @@ Result<RegisterId> Builder::emit(Opcode op, std::span<const Operand> operands, s
   auto type = infer_result_type(m_, op, aux, operands);
   if (!type) return Error{type.error()};
   RegisterId result;
-  if (*type != predefined::kVoid) {
-    Precision p = precision ? *precision : derived_precision(operands);
-    if (component_kind(m_, *type) == ScalarKind::Bool) p = Precision::None;
-    result = m_.new_register(*type, p);
-  }
+  if (*type != predefined::kVoid) result = m_.new_register(*type, result_precision(m_, *type, operands, precision));
   push(make(op, result, operands, aux));
   return result;
 }
@@ -120,9 +107,7 @@ Result<RegisterId> Builder::construct(Opcode op, TypeId result_type, std::span<c
   if (auto open = check_open(); !open) return Error{open.error()};
   auto type = infer_result_type(m_, op, 0, operands, result_type);
   if (!type) return Error{type.error()};
-  Precision p = precision ? *precision : derived_precision(operands);
-  if (component_kind(m_, *type) == ScalarKind::Bool) p = Precision::None;
-  RegisterId result = m_.new_register(*type, p);
+  RegisterId result = m_.new_register(*type, result_precision(m_, *type, operands, precision));
   push(make(op, result, operands));
   return result;
 }

@@ -92,7 +92,6 @@ class Builder {
  private:
   Result<bool> check_open();
   Instruction make(Opcode op, RegisterId result, std::span<const Operand> operands, std::uint16_t aux = 0);
-  Precision derived_precision(std::span<const Operand> operands) const;
   BlockId new_block() { return m_.function(function_).add_block(); }
   void push(Instruction inst);
 

@@ -75,11 +75,16 @@ Module::Module(ShaderStage stage) {
   assert(constants_.size() == predefined::kConstantCount);
 }
 
-TypeId Module::intern(const Type& t) {
-  const std::size_t h = hash_value(t);
-  auto [lo, hi] = type_index_.equal_range(h);
+std::optional<TypeId> Module::find_type(const Type& t) const {
+  auto [lo, hi] = type_index_.equal_range(hash_value(t));
   for (auto it = lo; it != hi; ++it)
     if (types_[it->second.index()] == t) return it->second;
+  return std::nullopt;
+}
+
+TypeId Module::intern(const Type& t) {
+  if (const auto found = find_type(t)) return *found;
+  const std::size_t h = hash_value(t);
   TypeId id(static_cast<std::uint32_t>(types_.size()));
   types_.push_back(t);
   type_index_.emplace(h, id);

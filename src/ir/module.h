@@ -105,6 +105,8 @@ class Module {
 
   // --- Types ---
   TypeId intern(const Type& t);
+  // The id `t` is interned under, if it is (nothing is added).
+  std::optional<TypeId> find_type(const Type& t) const;
   const Type& type(TypeId id) const { return types_[id.index()]; }
   std::size_t type_count() const { return types_.size(); }
   TypeId vector_type(ScalarKind s, std::uint32_t n);       // n == 1 gives the scalar

@@ -1,6 +1,7 @@
 // Opcodes and their static traits, generated from opcode.def.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -34,11 +35,42 @@ enum class TypeRule : std::uint8_t {
   BoolVectorToBool,  // bvecN -> bool
 };
 
+// What an instruction does with one operand position (the Roles column of
+// opcode.def). Consumers derive operand knowledge from it — which pointers
+// an instruction reads or writes through, where literals and callees sit —
+// instead of listing opcodes and indices. Sub-blocks are not operands: a
+// divergent terminator's blocks live in its Block (block.h).
+enum class OperandRole : std::uint8_t {
+  Value,           // v: a value read
+  PointerRead,     // r: a pointer read through (Load)
+  PointerWritten,  // w: a pointer written through (Store's target)
+  PointerUpdated,  // u: a pointer read and written through (increments, atomics)
+  OutPointer,      // o: a pointer a built-in writes a second result through (modf's whole part, uaddCarry's carry)
+  Address,         // a: a pointer neither read nor written (an Access chain's base, ArrayLength's array)
+  Argument,        // g: a call argument: a value, or a pointer by the callee's parameter direction
+  Literal,         // l: a number in the instruction (component, field)
+  Callee,          // f: the function Call calls
+};
+
+inline bool reads_through(OperandRole r) { return r == OperandRole::PointerRead || r == OperandRole::PointerUpdated; }
+inline bool writes_through(OperandRole r) {
+  return r == OperandRole::PointerWritten || r == OperandRole::PointerUpdated || r == OperandRole::OutPointer;
+}
+
 enum class Opcode : std::uint16_t {
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) name,
+#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects, roles) name,
 #include "ir/opcode.def"
 #undef OPCODE
 };
+
+// The number of opcodes: an Instruction whose opcode is at or past it is
+// garbage (damaged input), and info() must not be asked about it.
+inline constexpr std::size_t kOpcodeCount = 0
+#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects, roles) +1
+#include "ir/opcode.def"
+#undef OPCODE
+    ;
+inline bool is_known(Opcode op) { return static_cast<std::size_t>(op) < kOpcodeCount; }
 
 struct OpcodeInfo {
   std::string_view name;
@@ -48,11 +80,16 @@ struct OpcodeInfo {
   bool variadic_tail;
   TypeRule type_rule;
   bool has_side_effects;
+  std::string_view roles;  // one letter per fixed operand, then one for the variadic tail (opcode.def)
 };
 
 const OpcodeInfo& info(Opcode op);
 std::optional<Opcode> opcode_from_name(std::string_view name);
 inline std::string_view name(Opcode op) { return info(op).name; }
+// The role of operand `i` of `op`. Positions past the table's repeat its
+// last role (the variadic tail; a malformed instruction with too many
+// operands is the operand count's problem, validator and outputs check it).
+OperandRole operand_role(Opcode op, std::size_t i);
 
 inline bool is_terminator(Opcode op) { return info(op).family == OpcodeFamily::Control; }
 // Terminators that own sub-blocks and a merge block.
@@ -61,5 +98,9 @@ inline bool is_divergent(Opcode op) {
          op == Opcode::NextBlock;
 }
 inline bool is_loop(Opcode op) { return op == Opcode::Loop || op == Opcode::DoLoop; }
+// Prefix/postfix increment or decrement: a unary read-modify-write of its pointer.
+inline bool is_increment(Opcode op) {
+  return info(op).family == OpcodeFamily::Unary && operand_role(op, 0) == OperandRole::PointerUpdated;
+}
 
 }  // namespace sluice::ir

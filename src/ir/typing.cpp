@@ -1,5 +1,8 @@
 #include "ir/typing.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "ir/texture.h"
@@ -25,7 +28,43 @@ bool is_int_like(const Module& m, TypeId t) {
 bool is_bool_like(const Module& m, TypeId t) { return is_kind(m, t, ScalarKind::Bool); }
 bool is_numeric_like(const Module& m, TypeId t) { return is_float_like(m, t) || is_int_like(m, t); }
 
-TypeId with_kind(Module& m, TypeId t, ScalarKind k) { return m.vector_type(k, component_count(m, t)); }
+// The types typing derives (a vector of another kind, a swizzle's vector, a
+// pointer into a chain, a product's matrix), found in the module without
+// adding to it. A type the module lacks gets an id past the module's types
+// and is kept in `missing`, where infer_result_type interns it.
+class TypeMaker {
+ public:
+  explicit TypeMaker(const Module& m) : m_(m) {}
+
+  TypeId make(const Type& t) {
+    if (const auto id = m_.find_type(t)) return *id;
+    for (std::size_t k = 0; k < missing.size(); ++k)
+      if (missing[k] == t) return TypeId(static_cast<std::uint32_t>(m_.type_count() + k));
+    missing.push_back(t);
+    return TypeId(static_cast<std::uint32_t>(m_.type_count() + missing.size() - 1));
+  }
+  TypeId scalar(ScalarKind s) const {
+    switch (s) {
+      case ScalarKind::Float: return kFloat;
+      case ScalarKind::Int: return kInt;
+      case ScalarKind::Uint: return predefined::kUint;
+      case ScalarKind::Bool: return kBool;
+    }
+    return {};
+  }
+  TypeId vector(ScalarKind s, std::uint32_t n) { return n == 1 ? scalar(s) : make(Type::make_vector(scalar(s), n)); }
+  TypeId matrix(TypeId column, std::uint32_t columns) { return make(Type::make_matrix(column, columns)); }
+  TypeId pointer(TypeId pointee, StorageClass storage) { return make(Type::make_pointer(pointee, storage)); }
+
+  std::vector<Type> missing;
+
+ private:
+  const Module& m_;
+};
+
+TypeId with_kind(const Module& m, TypeMaker& made, TypeId t, ScalarKind k) {
+  return made.vector(k, component_count(m, t));
+}
 
 // Checks that every operand is a value (not a function or literal) and that
 // all have one type; returns it.
@@ -60,7 +99,8 @@ Result<TypeId> index_operand(const Module& m, Opcode op, Operand o) {
 }
 
 // The type reached by one step of Access*/Extract* from `aggregate`.
-Result<TypeId> element_of(Module& m, Opcode op, TypeId aggregate, std::span<const Operand> ops) {
+Result<TypeId> element_of(const Module& m, TypeMaker& made, Opcode op, TypeId aggregate,
+                          std::span<const Operand> ops) {
   const Type& a = m.type(aggregate);
   switch (op) {
     case Opcode::AccessVectorComponent:
@@ -80,7 +120,7 @@ Result<TypeId> element_of(Module& m, Opcode op, TypeId aggregate, std::span<cons
         if (!l) return Error{l.error()};
         if (*l >= a.count) return fail(op, fmt::format("component {} out of range", *l));
       }
-      return m.intern(Type::make_vector(a.element, static_cast<std::uint32_t>(ops.size() - 1)));
+      return made.make(Type::make_vector(a.element, static_cast<std::uint32_t>(ops.size() - 1)));
     }
     case Opcode::AccessVectorComponentDynamic:
     case Opcode::ExtractVectorComponentDynamic: {
@@ -114,7 +154,7 @@ Result<TypeId> element_of(Module& m, Opcode op, TypeId aggregate, std::span<cons
   }
 }
 
-Result<TypeId> check_constructor(Module& m, Opcode op, std::span<const Operand> ops, TypeId result) {
+Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Operand> ops, TypeId result) {
   if (!result.valid()) return fail(op, "constructor needs an explicit result type");
   const Type& r = m.type(result);
   auto operand_type = [&](std::size_t i) { return m.type_of(ops[i]); };
@@ -197,7 +237,8 @@ Result<TypeId> check_constructor(Module& m, Opcode op, std::span<const Operand> 
   }
 }
 
-Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> ops) {
+Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::uint16_t aux,
+                             std::span<const Operand> ops) {
   auto image_of = [&](TypeId t) -> const Type* {
     const Type& ty = m.type(t);
     if (ty.kind == TypeKind::SampledImage) return &m.type(ty.element);
@@ -236,18 +277,18 @@ Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<
       if (!(aux & kTextureFetch) && m.type(m.type_of(ops[0])).kind != TypeKind::SampledImage)
         return fail(op, "sampling needs a sampled image");
       if ((aux & kTextureCompare) && !(aux & kTextureGather)) return kFloat;
-      return m.vector_type(sampled, 4);
+      return made.vector(sampled, 4);
     }
     case Opcode::TextureSize: {
       std::uint32_t n = image->image.dim == ImageDim::Dim1D || image->image.dim == ImageDim::Buffer ? 1
                         : image->image.dim == ImageDim::Dim3D ? 3 : 2;
       if (image->image.arrayed) ++n;
-      return m.vector_type(ScalarKind::Int, n);
+      return made.vector(ScalarKind::Int, n);
     }
-    case Opcode::TextureQueryLod: return m.vector_type(ScalarKind::Float, 2);
+    case Opcode::TextureQueryLod: return made.vector(ScalarKind::Float, 2);
     case Opcode::TextureQueryLevels:
     case Opcode::TextureSamples: return kInt;
-    case Opcode::ImageLoad: return m.vector_type(sampled, 4);
+    case Opcode::ImageLoad: return made.vector(sampled, 4);
     case Opcode::ImageAtomicAdd:
     case Opcode::ImageAtomicMin:
     case Opcode::ImageAtomicMax:
@@ -261,7 +302,7 @@ Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<
       const std::size_t values = op == Opcode::ImageAtomicCompSwap ? 2 : 1;
       if (ops.size() != 2 + (image->image.multisampled ? 1 : 0) + values)
         return fail(op, "takes the image, coordinate, the sample if multisampled, and the value(s)");
-      const TypeId scalar = m.scalar_type(sampled);
+      const TypeId scalar = made.scalar(sampled);
       for (std::size_t i = ops.size() - values; i < ops.size(); ++i)
         if (m.type_of(ops[i]) != scalar) return fail(op, "values must have the image's sampled type");
       return scalar;
@@ -270,7 +311,8 @@ Result<TypeId> check_texture(Module& m, Opcode op, std::uint16_t aux, std::span<
   }
 }
 
-Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> ops) {
+Result<TypeId> check_custom(const Module& m, TypeMaker& made, Opcode op, std::uint16_t aux,
+                            std::span<const Operand> ops) {
   auto t = [&](std::size_t i) { return m.type_of(ops[i]); };
   for (std::size_t i = 0; i < ops.size(); ++i)
     if (!ops[i].is_literal() && !ops[i].is_function() && !t(i).valid())
@@ -280,15 +322,15 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
     auto p = pointer_operand(m, op, ops[0]);
     if (!p) return p;
     const Type& ptr = m.type(*p);
-    auto e = element_of(m, op, ptr.element, ops);
+    auto e = element_of(m, made, op, ptr.element, ops);
     if (!e) return e;
-    return m.pointer_type(*e, ptr.storage);
+    return made.pointer(*e, ptr.storage);
   }
   if (family == OpcodeFamily::Extract) {
     if (is_pointer(m, t(0))) return fail(op, "operand 0 must be a value, not a pointer");
-    return element_of(m, op, t(0), ops);
+    return element_of(m, made, op, t(0), ops);
   }
-  if (family == OpcodeFamily::Texture || family == OpcodeFamily::Image) return check_texture(m, op, aux, ops);
+  if (family == OpcodeFamily::Texture || family == OpcodeFamily::Image) return check_texture(m, made, op, aux, ops);
   switch (op) {
     case Opcode::ArrayLength: {
       auto p = pointer_operand(m, op, ops[0]);
@@ -317,7 +359,7 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
     case Opcode::Transpose: {
       if (!is_matrix(m, t(0))) return fail(op, "needs a matrix");
       const Type& a = m.type(t(0));
-      return m.matrix_type(m.type(a.element).count, a.count);
+      return made.matrix(made.vector(ScalarKind::Float, a.count), m.type(a.element).count);
     }
     case Opcode::Determinant:
     case Opcode::Inverse: {
@@ -335,7 +377,7 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
     case Opcode::VectorTimesMatrix: {
       if (!is_matrix(m, t(1)) || m.type(t(1)).element != t(0))
         return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
-      return m.vector_type(ScalarKind::Float, m.type(t(1)).count);
+      return made.vector(ScalarKind::Float, m.type(t(1)).count);
     }
     case Opcode::MatrixTimesVector: {
       if (!is_matrix(m, t(0)) || !is_float_like(m, t(1)) || component_count(m, t(1)) != m.type(t(0)).count ||
@@ -347,12 +389,12 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
       if (!is_matrix(m, t(0)) || !is_matrix(m, t(1)) ||
           m.type(m.type(t(1)).element).count != m.type(t(0)).count)
         return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
-      return m.intern(Type::make_matrix(m.type(t(0)).element, m.type(t(1)).count));
+      return made.matrix(m.type(t(0)).element, m.type(t(1)).count);
     }
     case Opcode::OuterProduct:
       if (!is_vector(m, t(0)) || !is_vector(m, t(1)) || !is_float_like(m, t(0)) || !is_float_like(m, t(1)))
         return fail(op, "needs two float vectors");
-      return m.intern(Type::make_matrix(t(0), component_count(m, t(1))));
+      return made.matrix(t(0), component_count(m, t(1)));
     case Opcode::Cross:
       if (t(0) != predefined::kVec3 || t(1) != predefined::kVec3) return fail(op, "needs two vec3");
       return t(0);
@@ -362,7 +404,7 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
       return t(0);
     case Opcode::Select: {
       if (t(1) != t(2)) return fail(op, "both choices must have one type");
-      if (t(0) != kBool && t(0) != with_kind(m, t(1), ScalarKind::Bool))
+      if (t(0) != kBool && t(0) != with_kind(m, made, t(1), ScalarKind::Bool))
         return fail(op, "condition must be bool or a bool vector of the choices' size");
       return t(1);
     }
@@ -402,7 +444,7 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
         return fail(op, "needs a float value and a pointer to its type");
       return t(0);
     case Opcode::Frexp:
-      if (!is_float_like(m, t(0)) || !is_pointer(m, t(1)) || pointee(m, t(1)) != with_kind(m, t(0), ScalarKind::Int))
+      if (!is_float_like(m, t(0)) || !is_pointer(m, t(1)) || pointee(m, t(1)) != with_kind(m, made, t(0), ScalarKind::Int))
         return fail(op, "needs a float value and a pointer to an int of its size");
       return t(0);
     case Opcode::UaddCarry:
@@ -423,10 +465,10 @@ Result<TypeId> check_custom(Module& m, Opcode op, std::uint16_t aux, std::span<c
   }
 }
 
-}  // namespace
-
-Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
-                                 TypeId explicit_type) {
+// The one derivation of result types: checks the operands and gives the
+// result's type, making the types it derives with `made`.
+Result<TypeId> derive_result_type(const Module& m, TypeMaker& made, Opcode op, std::uint16_t aux,
+                                  std::span<const Operand> operands, TypeId explicit_type) {
   const OpcodeInfo& oi = info(op);
   const std::size_t n = operands.size();
   if (op != Opcode::Texture) {
@@ -466,12 +508,12 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
                                         describe_type(m, p)));
         }
         if (op == Opcode::ImageStore) {
-          if (auto r = check_texture(m, Opcode::ImageLoad, aux, operands.first(2)); !r) return r;
+          if (auto r = check_texture(m, made, Opcode::ImageLoad, aux, operands.first(2)); !r) return r;
         }
       }
       return kVoid;
     case TypeRule::Explicit: return check_constructor(m, op, operands, explicit_type);
-    case TypeRule::Custom: return check_custom(m, op, aux, operands);
+    case TypeRule::Custom: return check_custom(m, made, op, aux, operands);
     case TypeRule::Pointee: {
       auto p = pointer_operand(m, op, operands[0]);
       if (!p) return p;
@@ -481,8 +523,7 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
         for (std::size_t i = 1; i < n; ++i)
           if (m.type_of(operands[i]) != v) return fail(op, "value operands must have the pointee's type");
       }
-      if (op >= Opcode::PostfixIncrement && op <= Opcode::PrefixDecrement && !is_numeric_like(m, v) &&
-          !is_matrix(m, v))
+      if (is_increment(op) && !is_numeric_like(m, v) && !is_matrix(m, v))
         return fail(op, "needs a pointer to a numeric value");
       return v;
     }
@@ -512,7 +553,7 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
       auto t = all([&](TypeId ty) { return is_numeric_like(m, ty) || (equality && is_bool_like(m, ty)); },
                    equality ? "numeric or bool" : "numeric");
       if (!t) return t;
-      return with_kind(m, *t, ScalarKind::Bool);
+      return with_kind(m, made, *t, ScalarKind::Bool);
     }
     case TypeRule::CompareWhole: {
       auto t = all([&](TypeId ty) { return !is_pointer(m, ty); }, "non-pointer");
@@ -527,12 +568,12 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
     case TypeRule::FloatToBoolShape: {
       auto t = all([&](TypeId ty) { return is_float_like(m, ty); }, "float");
       if (!t) return t;
-      return with_kind(m, *t, ScalarKind::Bool);
+      return with_kind(m, made, *t, ScalarKind::Bool);
     }
     case TypeRule::IntToIntShape: {
       auto t = all([&](TypeId ty) { return is_int_like(m, ty); }, "integer");
       if (!t) return t;
-      return with_kind(m, *t, ScalarKind::Int);
+      return with_kind(m, made, *t, ScalarKind::Int);
     }
     case TypeRule::BoolVectorToBool: {
       auto t = all([&](TypeId ty) { return is_bool_like(m, ty) && is_vector(m, ty); }, "bool vector");
@@ -541,6 +582,45 @@ Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::s
     }
   }
   return fail(op, "unknown type rule");
+}
+
+}  // namespace
+
+Result<CheckedType> check_result_type(const Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
+                                      TypeId explicit_type) {
+  TypeMaker made(m);
+  auto t = derive_result_type(m, made, op, aux, operands, explicit_type);
+  if (!t) return Error{t.error()};
+  return CheckedType{*t, std::move(made.missing)};
+}
+
+Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
+                                 TypeId explicit_type) {
+  auto checked = check_result_type(m, op, aux, operands, explicit_type);
+  if (!checked) return Error{checked.error()};
+  if (checked->missing.empty()) return checked->type;
+  // Intern the missing types in order: each refers only to the module's
+  // types and to missing types before it (a pointer to a new vector, a
+  // matrix of new columns).
+  const std::uint32_t first = static_cast<std::uint32_t>(m.type_count());
+  std::vector<TypeId> interned;
+  for (Type t : checked->missing) {
+    if (t.element.valid() && t.element.index() >= first) t.element = interned[t.element.index() - first];
+    interned.push_back(m.intern(t));
+  }
+  return checked->type.index() >= first ? interned[checked->type.index() - first] : checked->type;
+}
+
+Precision result_precision(const Module& m, TypeId result_type, std::span<const Operand> operands,
+                           std::optional<Precision> given) {
+  if (component_kind(m, result_type) == ScalarKind::Bool) return Precision::None;
+  if (given) return *given;
+  Precision p = Precision::None;
+  for (Operand o : operands) {
+    if (o.is_register() && o.value() < m.register_count()) p = std::max(p, m.reg(o.as_register()).precision);
+    if (o.is_variable() && o.value() < m.variable_count()) p = std::max(p, m.variable(o.as_variable()).precision);
+  }
+  return p;
 }
 
 bool is_scalar(const Module& m, TypeId t) { return t.valid() && m.type(t).kind == TypeKind::Scalar; }
@@ -572,9 +652,10 @@ TypeId pointee(const Module& m, TypeId pointer) {
   return m.type(pointer).element;
 }
 
-std::string describe_type(const Module& m, TypeId id) {
-  if (!id.valid() || id.index() >= m.type_count()) return "<invalid type>";
-  const Type& t = m.type(id);
+std::string describe_type(const Module& m, TypeId id, std::span<const Type> missing) {
+  if (!id.valid() || id.index() >= m.type_count() + missing.size()) return "<invalid type>";
+  const Type& t = id.index() < m.type_count() ? m.type(id) : missing[id.index() - m.type_count()];
+  auto element = [&](TypeId e) -> const Type& { return e.index() < m.type_count() ? m.type(e) : missing[e.index() - m.type_count()]; };
   auto prefix = [](ScalarKind k) {
     switch (k) {
       case ScalarKind::Float: return "";
@@ -587,20 +668,21 @@ std::string describe_type(const Module& m, TypeId id) {
   switch (t.kind) {
     case TypeKind::Void: return "void";
     case TypeKind::Scalar: return to_string(t.scalar);
-    case TypeKind::Vector: return fmt::format("{}vec{}", prefix(m.type(t.element).scalar), t.count);
+    case TypeKind::Vector: return fmt::format("{}vec{}", prefix(element(t.element).scalar), t.count);
     case TypeKind::Matrix: {
-      const std::uint32_t rows = m.type(t.element).count;
+      const std::uint32_t rows = element(t.element).count;
       return rows == t.count ? fmt::format("mat{}", t.count) : fmt::format("mat{}x{}", t.count, rows);
     }
-    case TypeKind::Array: return fmt::format("{}[{}]", describe_type(m, t.element), t.count);
-    case TypeKind::UnsizedArray: return fmt::format("{}[]", describe_type(m, t.element));
+    case TypeKind::Array: return fmt::format("{}[{}]", describe_type(m, t.element, missing), t.count);
+    case TypeKind::UnsizedArray: return fmt::format("{}[]", describe_type(m, t.element, missing));
     case TypeKind::Struct: return fmt::format("struct {}", t.name);
     case TypeKind::Image:
       return fmt::format("{}{}{}", prefix(t.image.sampled_type), t.image.storage ? "image" : "texture",
                          to_string(t.image.dim));
     case TypeKind::Sampler: return "sampler";
-    case TypeKind::SampledImage: return fmt::format("sampled {}", describe_type(m, t.element));
-    case TypeKind::Pointer: return fmt::format("ptr<{}, {}>", to_string(t.storage), describe_type(m, t.element));
+    case TypeKind::SampledImage: return fmt::format("sampled {}", describe_type(m, t.element, missing));
+    case TypeKind::Pointer:
+      return fmt::format("ptr<{}, {}>", to_string(t.storage), describe_type(m, t.element, missing));
   }
   return "?";
 }

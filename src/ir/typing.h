@@ -3,8 +3,10 @@
 // is; the builder uses it to infer types and the validator to check them.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ir/instruction.h"
 #include "ir/module.h"
@@ -12,17 +14,40 @@
 
 namespace sluice::ir {
 
-// The result type (kVoid for instructions without a value) or a message
-// saying what is wrong. `explicit_type` is the requested result type for
-// TypeRule::Explicit opcodes (constructors) and ignored otherwise.
-// Terminators are not typed here: their operands depend on where they sit
-// (the validator checks them with the enclosing blocks at hand).
+// The result type as the operands give it, or a message saying what is
+// wrong, checked without changing the module (the validator's input is
+// const). `type` is the module's id for it (kVoid for instructions without
+// a value); a type the module lacks (a swizzle's vector, a product's
+// matrix) gets an id past the module's types, numbered in `missing` from
+// m.type_count() — describe_type(m, type, missing) spells it.
+// `explicit_type` is the requested result type for TypeRule::Explicit
+// opcodes (constructors) and ignored otherwise. Terminators are not typed
+// here: their operands depend on where they sit (the validator checks them
+// with the enclosing blocks at hand).
+struct CheckedType {
+  TypeId type;
+  std::vector<Type> missing;
+};
+Result<CheckedType> check_result_type(const Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
+                                      TypeId explicit_type = {});
+
+// check_result_type, then the missing types interned: the result type's id
+// in `m`. The builder and transform::make type new instructions with it.
 Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
                                  TypeId explicit_type = {});
 
+// The precision of a new instruction's result of type `result_type`: none
+// for bools, else `given`, else the highest of the operands' registers and
+// variables (GLSL ES 3.20 §4.7, "Precision and Precision Qualifiers":
+// booleans have no precision; an operation is evaluated at the highest
+// precision of its operands). The builder and transform::make share it.
+Precision result_precision(const Module& m, TypeId result_type, std::span<const Operand> operands,
+                           std::optional<Precision> given = std::nullopt);
+
 // A GLSL-like spelling of a type for messages: vec4, ivec2, mat3x2,
-// float[4], ptr<Output, vec4>, struct S.
-std::string describe_type(const Module& m, TypeId t);
+// float[4], ptr<Output, vec4>, struct S. Ids past the module's types name
+// `missing` (check_result_type's).
+std::string describe_type(const Module& m, TypeId t, std::span<const Type> missing = {});
 
 // Shape helpers shared by typing, outputs and passes.
 bool is_scalar(const Module& m, TypeId t);

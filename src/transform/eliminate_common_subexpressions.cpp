@@ -36,6 +36,7 @@
 #include "ir/traversal.h"
 #include "transform/dominance_tree.h"
 #include "transform/passes.h"
+#include "transform/pointer_roots.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
 
@@ -172,7 +173,7 @@ class ExpressionTable {
 
 class Cse {
  public:
-  Cse(Module& m, FunctionId f) : m_(m), fid_(f) {}
+  Cse(Module& m, FunctionId f, const PointerRoots& roots) : m_(m), fid_(f), roots_(roots) {}
 
   PassResult run() {
     const Function& f = m_.function(fid_);
@@ -214,27 +215,13 @@ class Cse {
  private:
   // A pointer into memory that stays constant for the whole invocation.
   bool constant_pointer(Operand p) const {
-    if (p.is_register()) return p.value() < constant_pointer_.size() && constant_pointer_[p.value()];
-    if (!p.is_variable()) return false;
-    const Variable& v = m_.variable(p.as_variable());
-    if (v.decorations.volatile_) return false;
-    switch (m_.type(v.type).storage) {
-      case StorageClass::Input:
-      case StorageClass::Uniform:
-      case StorageClass::PushConstant:
-      case StorageClass::UniformConstant: return true;
-      default: return false;
-    }
+    const VariableId v = roots_.root(p);
+    return v.valid() && memory_kind(m_, v) == MemoryKind::ReadOnly;
   }
 
   void scan(BlockId b, ExpressionTable& table) {
     for (const Instruction& inst : m_.function(fid_).block(b).instructions) {
       if (!inst.result.valid()) continue;
-      const bool access = info(inst.opcode).family == OpcodeFamily::Access;
-      if (access && !inst.operands.empty() && constant_pointer(inst.operands[0])) {
-        if (constant_pointer_.size() <= inst.result.index()) constant_pointer_.resize(m_.register_count());
-        constant_pointer_[inst.result.index()] = true;
-      }
       const bool constant_load =
           inst.opcode == Opcode::Load && !inst.operands.empty() && constant_pointer(inst.operands[0]);
       if (!constant_load && !is_pure(inst.opcode)) continue;
@@ -259,7 +246,9 @@ class Cse {
   Module& m_;
   FunctionId fid_;
   Substitution subst_;
-  std::vector<bool> constant_pointer_;  // by register: an Access result into constant memory
+  // Computed once for the module: cse adds no registers and keeps each
+  // Access result it removes equal to the one that replaces it.
+  const PointerRoots& roots_;
   std::vector<BlockContext> contexts_;  // by block: the innermost loop is part of a load's key
 };
 
@@ -267,9 +256,10 @@ class Cse {
 
 PassResult eliminate_common_subexpressions(Module& m) {
   bool changed = false;
+  const PointerRoots roots(m);
   for (std::uint32_t i = 0; i < m.function_count(); ++i) {
     if (!m.function(FunctionId(i)).entry.valid()) continue;
-    auto r = Cse(m, FunctionId(i)).run();
+    auto r = Cse(m, FunctionId(i), roots).run();
     if (!r) return r;
     changed = *r || changed;
   }

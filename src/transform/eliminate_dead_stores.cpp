@@ -12,10 +12,10 @@
 //
 // Algorithm (mark and sweep, module-wide since registers, Private globals
 // and calls cross functions):
-//   1. one pre-order walk per function maps every Access result to the
-//      variable it points into, notes each register's defining
-//      instruction, and files each Store/increment whose pointer is rooted
-//      at a candidate under that variable ("conditional"); every other
+//   1. one pre-order walk per function (Access results' variables from
+//      pointer_roots.h) notes each register's defining instruction, and
+//      files each Store/increment whose pointer is rooted at a candidate
+//      under that variable ("conditional"); every other
 //      instruction with side effects, every terminator (with its
 //      operands) and every Load of a volatile variable is a root;
 //   2. a worklist marks live what live instructions use: a register's
@@ -32,8 +32,8 @@
 #include "ir/operands.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
-#include "transform/invocation_memory.h"
 #include "transform/passes.h"
+#include "transform/pointer_roots.h"
 
 namespace sluice::transform {
 
@@ -50,7 +50,7 @@ struct Site {
 class DeadStores {
  public:
   explicit DeadStores(Module& m)
-      : m_(m), root_(m.register_count()), def_(m.register_count()), candidate_(m.variable_count()),
+      : m_(m), roots_(m), def_(m.register_count()), candidate_(m.variable_count()),
         variable_live_(m.variable_count()), stores_(m.variable_count()) {}
 
   PassResult run() {
@@ -75,9 +75,7 @@ class DeadStores {
 
   // The candidate a pointer operand is rooted at; invalid otherwise.
   VariableId candidate_of(Operand o) const {
-    VariableId v;
-    if (o.is_variable() && o.value() < candidate_.size()) v = o.as_variable();
-    if (o.is_register() && o.value() < root_.size()) v = root_[o.value()];
+    const VariableId v = roots_.root(o);
     return v.valid() && candidate_[v.index()] ? v : VariableId{};
   }
 
@@ -91,10 +89,8 @@ class DeadStores {
     if (conditional_target(inst).valid()) return false;
     if (info(inst.opcode).has_side_effects) return true;
     if (inst.opcode == Opcode::Load && !inst.operands.empty()) {
-      Operand p = inst.operands[0];
-      VariableId v = p.is_variable() ? p.as_variable() : VariableId{};
-      if (p.is_register() && p.value() < root_.size()) v = root_[p.value()];
-      if (v.valid() && v.index() < m_.variable_count() && m_.variable(v).decorations.volatile_) return true;
+      const VariableId v = roots_.root(inst.operands[0]);
+      if (v.valid() && m_.variable(v).decorations.volatile_) return true;
     }
     return false;
   }
@@ -109,11 +105,6 @@ class DeadStores {
         const Instruction& inst = b.instructions[i];
         const Site site{f, v.id, i};
         if (inst.result.valid() && inst.result.index() < def_.size()) def_[inst.result.index()] = site;
-        if (info(inst.opcode).family == OpcodeFamily::Access && !inst.operands.empty() && inst.result.valid()) {
-          const Operand base = inst.operands[0];
-          if (base.is_variable()) root_[inst.result.index()] = base.as_variable();
-          else if (base.is_register() && base.value() < root_.size()) root_[inst.result.index()] = root_[base.value()];
-        }
         if (const VariableId t = conditional_target(inst); t.valid()) stores_[t.index()].push_back(site);
         else if (is_root(inst)) mark(site, work);
       }
@@ -137,13 +128,12 @@ class DeadStores {
   void mark_uses(const Site& s, std::vector<Site>& work) {
     const Instruction& inst = m_.function(s.function).block(s.block).instructions[s.index];
     const bool store = inst.opcode == Opcode::Store && conditional_target(inst).valid();
-    const bool access = info(inst.opcode).family == OpcodeFamily::Access;
     for_each_operand(inst, [&](const Operand& o, std::size_t k) {
       if (o.is_register() && o.value() < def_.size() && def_[o.value()].function.valid()) mark(def_[o.value()], work);
       // A conditional Store's pointer only writes its variable, and an
       // Access base is read by whoever uses the chain (who names the
       // variable through it); any other use of a candidate reads it.
-      if (k == 0 && (store || access)) return;
+      if ((k == 0 && store) || is_chain_base(inst, k)) return;
       if (const VariableId v = candidate_of(o); v.valid()) mark_variable(v, work);
     });
   }
@@ -171,7 +161,7 @@ class DeadStores {
   }
 
   Module& m_;
-  std::vector<VariableId> root_;  // by register: the variable an Access result points into
+  const PointerRoots roots_;
   std::vector<Site> def_;         // by register: its defining instruction
   std::vector<bool> candidate_, variable_live_;
   std::vector<std::vector<Site>> stores_;             // by variable: its conditional stores

@@ -286,18 +286,12 @@ constexpr Entry kRules[] = {
     {Opcode::Fma, fma_}, {Opcode::BitfieldExtract, bitfield_extract}, {Opcode::BitfieldInsert, bitfield_insert},
 };
 
-constexpr std::size_t kOpcodeCount = 0
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
-#include "ir/opcode.def"
-#undef OPCODE
-    ;
-
 }  // namespace
 
 ScalarRule scalar_rule(Opcode op) {
   // Built once, read-only afterwards.
   static const auto table = [] {
-    std::array<ScalarRule, kOpcodeCount> t{};
+    std::array<ScalarRule, ir::kOpcodeCount> t{};
     for (const Entry& e : kRules) t[static_cast<std::size_t>(e.op)] = e.rule;
     return t;
   }();

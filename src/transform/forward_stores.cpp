@@ -43,8 +43,8 @@
 #include "ir/traversal.h"
 #include "ir/typing.h"
 #include "transform/dominance_tree.h"
-#include "transform/invocation_memory.h"
 #include "transform/passes.h"
+#include "transform/pointer_roots.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
 
@@ -67,7 +67,7 @@ class StoreForwarding {
  public:
   explicit StoreForwarding(Module& m)
       : m_(m), candidate_(m.variable_count()), private_(m.variable_count()),
-        version_(m.variable_count()), latest_(m.variable_count(), kNone), root_(m.register_count()) {
+        version_(m.variable_count()), latest_(m.variable_count(), kNone), roots_(m) {
     for (std::uint32_t v = 0; v < m.variable_count(); ++v) {
       const Variable& var = m.variable(VariableId(v));
       if (!is_invocation_memory(m, VariableId(v))) continue;
@@ -147,12 +147,6 @@ class StoreForwarding {
     }
   }
 
-  VariableId variable_of(Operand o) const {
-    if (o.is_variable() && o.value() < candidate_.size()) return o.as_variable();
-    if (o.is_register() && o.value() < root_.size()) return root_[o.value()];
-    return {};
-  }
-
   void record(VariableId v, Operand value) {
     undo_.push_back({v, latest_[v.index()]});
     latest_[v.index()] = static_cast<std::uint32_t>(records_.size());
@@ -185,10 +179,10 @@ class StoreForwarding {
   void note_index_bounds(const Function& f) {
     visit(f, [&](const BlockVisit&, const Block& b) {
       for (const Instruction& inst : b.instructions) {
-        const bool indexes = inst.opcode == Opcode::AccessVectorComponentDynamic ||
-                             inst.opcode == Opcode::AccessMatrixColumn || inst.opcode == Opcode::AccessArrayElement ||
-                             inst.opcode == Opcode::ExtractVectorComponentDynamic ||
-                             inst.opcode == Opcode::ExtractMatrixColumn || inst.opcode == Opcode::ExtractArrayElement;
+        // An Access or Extract whose operand 1 is a value (not a literal) indexes.
+        const OpcodeFamily family = info(inst.opcode).family;
+        const bool indexes = (family == OpcodeFamily::Access || family == OpcodeFamily::Extract) &&
+                             operand_role(inst.opcode, 1) == OperandRole::Value;
         if (!indexes || inst.operands.size() != 2 || !inst.operands[1].is_register()) continue;
         TypeId t = m_.type_of(inst.operands[0]);
         if (!t.valid()) continue;
@@ -225,12 +219,10 @@ class StoreForwarding {
     }
     for (const Instruction& inst : block.instructions) {
       if (inst.opcode == Opcode::Call) ++calls_;
-      const bool access = info(inst.opcode).family == OpcodeFamily::Access;
       for_each_operand(inst, [&](const Operand& o, std::size_t k) {
-        const VariableId v = variable_of(o);
+        const VariableId v = roots_.root(o);
         if (!v.valid() || !candidate_[v.index()]) return;
-        if (k == 0 && access) {
-          if (inst.result.valid() && inst.result.index() < root_.size()) root_[inst.result.index()] = v;
+        if (is_chain_base(inst, k)) {
           if (inst.opcode == Opcode::AccessVectorComponent && o.is_variable() && inst.operands[1].is_literal())
             component_[inst.result.index()] = inst.operands[1];
           return;
@@ -264,7 +256,7 @@ class StoreForwarding {
   FunctionId fid_;
   std::vector<bool> candidate_, private_;
   std::vector<std::uint32_t> version_, latest_;
-  std::vector<VariableId> root_;  // by register: the variable an Access result points into
+  const PointerRoots roots_;
   std::unordered_map<std::uint32_t, Operand> component_;  // AccessVectorComponent of a variable: its literal
   std::unordered_map<std::uint32_t, std::pair<Operand, Operand>> extracts_;  // Load -> (vector value, literal)
   std::unordered_map<std::uint32_t, std::uint32_t> index_bound_;  // register used as an index -> extent

@@ -55,6 +55,7 @@
 #include "ir/traversal.h"
 #include "ir/typing.h"
 #include "transform/passes.h"
+#include "transform/pointer_roots.h"
 #include "transform/transformer.h"
 
 namespace sluice::transform {
@@ -63,19 +64,9 @@ using namespace ir;
 
 namespace {
 
-bool read_only_or_private(const Module& m, VariableId v) {
-  const Variable& var = m.variable(v);
-  if (var.decorations.volatile_ || !is_pointer(m, var.type)) return false;
-  switch (m.type(var.type).storage) {
-    case StorageClass::Function:
-    case StorageClass::Private:
-    case StorageClass::Input:
-    case StorageClass::Uniform:
-    case StorageClass::PushConstant:
-    case StorageClass::UniformConstant: return true;
-    default: return false;
-  }
-}
+// Memory only this invocation writes (pointer_roots.h): no other
+// invocation changes it between the test's two evaluations.
+bool read_only_or_private(const Module& m, VariableId v) { return memory_kind(m, v) != MemoryKind::Shared; }
 
 bool computes_only(Opcode op) {
   const OpcodeInfo& oi = info(op);

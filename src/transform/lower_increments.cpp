@@ -15,7 +15,6 @@
 // uses, so each pointer's storage class is known when it is reached).
 // Linear.
 #include "ir/typing.h"
-#include "transform/invocation_memory.h"
 #include "transform/passes.h"
 #include "transform/transformer.h"
 

@@ -11,18 +11,18 @@
 // then carry further. Interface, uniform, buffer and shared variables,
 // volatile ones and parameters are never touched.
 //
-// Algorithm: one pre-order walk over all functions (pointers are defined
-// before they are used) maps each Access result to the variable it points
-// into and marks a variable written when it, or a pointer into it, is used
-// as anything other than the pointer of a Load or the base of an Access;
+// Algorithm: pointer_roots.h maps each Access result to the variable it
+// points into; one walk over all functions marks a variable written when
+// it, or a pointer into it, is used as anything other than the pointer of
+// a Load or the base of an Access;
 // one transform walk then replaces the Loads rooted at unwritten
 // candidates (a Substitution sweep rewrites their uses). Zero constants
 // are interned once per type. Linear.
 #include "ir/operands.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
-#include "transform/invocation_memory.h"
 #include "transform/passes.h"
+#include "transform/pointer_roots.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
 
@@ -39,7 +39,7 @@ constexpr std::uint32_t kMaxZeroScalars = 64;
 class UninitializedLoads {
  public:
   explicit UninitializedLoads(Module& m)
-      : m_(m), root_(m.register_count()), written_(m.variable_count()), candidate_(m.variable_count()),
+      : m_(m), roots_(m), written_(m.variable_count()), candidate_(m.variable_count()),
         zero_(m.type_count()) {}
 
   PassResult run() {
@@ -61,7 +61,7 @@ class UninitializedLoads {
     Substitution subst;
     auto swept = for_each_instruction(m_, [&](InstructionSite&, const Instruction& inst) -> Transforms {
       if (inst.opcode != Opcode::Load || !inst.result.valid() || inst.operands.empty()) return {};
-      const VariableId v = variable_of(inst.operands[0]);
+      const VariableId v = roots_.root(inst.operands[0]);
       if (!v.valid() || !candidate_[v.index()]) return {};
       const ConstantId zero = zero_constant(m_.reg(inst.result).type);
       if (!zero.valid() || !subst.replace(inst.result, Operand(zero))) return {};
@@ -83,22 +83,12 @@ class UninitializedLoads {
     }
   }
 
-  VariableId variable_of(Operand o) const {
-    if (o.is_variable() && o.value() < written_.size()) return o.as_variable();
-    if (o.is_register() && o.value() < root_.size()) return root_[o.value()];
-    return {};
-  }
-
   void note_uses(const Instruction& inst) {
-    const bool access = info(inst.opcode).family == OpcodeFamily::Access;
     for_each_operand(inst, [&](const Operand& o, std::size_t k) {
-      const VariableId v = variable_of(o);
+      const VariableId v = roots_.root(o);
       if (!v.valid()) return;
       if (k == 0 && inst.opcode == Opcode::Load) return;
-      if (k == 0 && access && inst.result.valid() && inst.result.index() < root_.size()) {
-        root_[inst.result.index()] = v;
-        return;
-      }
+      if (is_chain_base(inst, k)) return;  // written only if the chain's users write
       written_[v.index()] = true;
     });
   }
@@ -155,7 +145,7 @@ class UninitializedLoads {
   };
 
   Module& m_;
-  std::vector<VariableId> root_;  // by register: the variable an Access result points into
+  const PointerRoots roots_;
   std::vector<bool> written_, candidate_;
   std::vector<Zero> zero_;  // by type
 };

@@ -228,15 +228,6 @@ Status for_each_instruction(Module& m, const InstructionCallback& callback) {
 
 namespace {
 
-Precision highest_precision(const Module& m, std::span<const Operand> operands) {
-  Precision p = Precision::None;
-  for (Operand o : operands) {
-    if (o.is_register() && o.value() < m.register_count()) p = std::max(p, m.reg(o.as_register()).precision);
-    if (o.is_variable() && o.value() < m.variable_count()) p = std::max(p, m.variable(o.as_variable()).precision);
-  }
-  return p;
-}
-
 Instruction assemble(Opcode op, RegisterId result, std::span<const Operand> operands, std::uint16_t aux) {
   Instruction inst;
   inst.opcode = op;
@@ -254,11 +245,7 @@ Result<Instruction> make(Module& m, Opcode op, std::span<const Operand> operands
   auto type = infer_result_type(m, op, aux, operands, explicit_type);
   if (!type) return Error{type.error()};
   RegisterId result;
-  if (*type != predefined::kVoid) {
-    Precision p = precision ? *precision : highest_precision(m, operands);
-    if (component_kind(m, *type) == ScalarKind::Bool) p = Precision::None;
-    result = m.new_register(*type, p);
-  }
+  if (*type != predefined::kVoid) result = m.new_register(*type, result_precision(m, *type, operands, precision));
   return assemble(op, result, operands, aux);
 }
 

@@ -17,14 +17,6 @@ namespace sluice::validator::detail {
 
 inline constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-// The number of opcodes in opcode.def: an Instruction whose opcode is at or
-// past it is garbage, and ir::info() must not be asked about it.
-inline constexpr std::uint32_t kOpcodeCount = 0
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
-#include "ir/opcode.def"
-#undef OPCODE
-    ;
-
 // "t5", "r12", ...; "<none>" for an invalid id.
 std::string id_text(char prefix, std::uint32_t index);
 
@@ -71,12 +63,6 @@ struct Context {
   std::vector<PendingUse> pending_uses;
   std::vector<std::vector<std::uint32_t>> callees;  // call graph, by function index
 
-  // infer_result_type() interns the types it computes, so it takes a mutable
-  // module; the validator's input is const. This module copies the typing
-  // facts of the input (types and constants with the same ids, variable and
-  // register types, function signatures) and absorbs those interns.
-  std::unique_ptr<ir::Module> typing_module;
-
   // Safe spellings for messages: describe_type() for usable types, "tN" (or
   // "<no type>") otherwise.
   std::string type_name(ir::TypeId t) const;
@@ -92,6 +78,7 @@ struct Context {
 
 // --- module_checks.cpp ---
 void check_types(Context& ctx);
+void check_types_interned(Context& ctx);
 void check_constants(Context& ctx);
 void check_registers(Context& ctx);
 void check_variables(Context& ctx);
@@ -102,7 +89,6 @@ void check_no_recursion(Context& ctx);
 // stage_checks.cpp: execution modes, patch and stream variables, and where
 // EmitVertex & co. and ControlBarrier may stand, per shader stage.
 void check_stage(Context& ctx);
-void build_typing_module(Context& ctx);
 
 // --- structure_checks.cpp: walks one function's block tree, running the
 // structure, terminator, instruction and dominance checks on the way ---

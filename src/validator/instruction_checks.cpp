@@ -15,20 +15,6 @@ namespace {
 using ir::Opcode;
 using ir::Operand;
 
-// Opcodes whose operands after the first are literal component or field
-// indices.
-bool takes_literals(Opcode op) {
-  switch (op) {
-    case Opcode::AccessVectorComponent:
-    case Opcode::AccessVectorComponentMulti:
-    case Opcode::AccessStructField:
-    case Opcode::ExtractVectorComponent:
-    case Opcode::ExtractVectorComponentMulti:
-    case Opcode::ExtractStructField: return true;
-    default: return false;
-  }
-}
-
 const char* kind_word(Operand::Kind k) {
   switch (k) {
     case Operand::Kind::Register: return "r";
@@ -67,16 +53,16 @@ bool check_operand_ids(Context& ctx, Scopes& scopes, const ir::Instruction& inst
 }
 
 // Literals only as component/field indices, functions only as Call's
-// callee; every other operand is a value.
-bool check_operand_kinds(Context& ctx, const ir::Instruction& inst, const ir::OpcodeInfo& oi, const Where& w) {
+// callee (the operand roles of opcode.def); every other operand is a value.
+bool check_operand_kinds(Context& ctx, const ir::Instruction& inst, const Where& w) {
   bool ok = true;
-  const bool control = oi.family == ir::OpcodeFamily::Control;
   for (std::size_t i = 0; i < inst.operands.size(); ++i) {
     const Operand o = inst.operands[i];
-    if (o.is_literal() && (control || !takes_literals(inst.opcode) || i == 0)) {
+    const ir::OperandRole role = ir::operand_role(inst.opcode, i);
+    if (o.is_literal() && role != ir::OperandRole::Literal) {
       ctx.report(fmt::format("operand {} of {} is a literal, not a value", i, opcode_name(inst)), w);
       ok = false;
-    } else if (o.is_function() && (inst.opcode != Opcode::Call || i != 0)) {
+    } else if (o.is_function() && role != ir::OperandRole::Callee) {
       ctx.report(
           fmt::format("operand {} of {} is a function; only Call's operand 0 names a function", i, opcode_name(inst)),
           w);
@@ -129,14 +115,14 @@ bool operand_usable(const Context& ctx, Operand o) {
   return false;
 }
 
-std::string inferred_type_name(const Context& ctx, ir::TypeId t) {
-  if (t.index() < ctx.m.type_count()) return ctx.type_name(t);
-  return ir::describe_type(*ctx.typing_module, t);  // interned while typing: a well-formed type
+std::string inferred_type_name(const Context& ctx, const ir::CheckedType& t) {
+  if (t.type.index() < ctx.m.type_count()) return ctx.type_name(t.type);
+  return ir::describe_type(ctx.m, t.type, t.missing);  // derived while typing: a well-formed type
 }
 
 // Result type against the opcode's type rule; void rules have no result.
+// ir::check_result_type reads the input as it is (no types are added).
 void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir::OpcodeInfo& oi, const Where& w) {
-  if (!ctx.typing_module) return;
   for (Operand o : inst.operands)
     if (!operand_usable(ctx, o)) return;  // reported with the operand's entity
   const bool has_result = inst.has_result();
@@ -144,13 +130,13 @@ void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir
   const ir::TypeId result_type = has_result ? ctx.m.reg(inst.result).type : ir::TypeId{};
   const ir::TypeId explicit_type = oi.type_rule == ir::TypeRule::Explicit ? result_type : ir::TypeId{};
   auto inferred =
-      ir::infer_result_type(*ctx.typing_module, inst.opcode, inst.aux,
+      ir::check_result_type(ctx.m, inst.opcode, inst.aux,
                             std::span<const Operand>(inst.operands.data(), inst.operands.size()), explicit_type);
   if (!inferred) {
     ctx.report(inferred.error(), w);
     return;
   }
-  const ir::TypeId t = *inferred;
+  const ir::TypeId t = inferred->type;
   if (t == ir::predefined::kVoid) {
     if (has_result)
       ctx.report(fmt::format("{} gives no value, but has result r{}", opcode_name(inst), inst.result.index()), w);
@@ -158,13 +144,13 @@ void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir
   }
   if (!has_result) {
     ctx.report(fmt::format("{} gives a value of type {}, but has no result register", opcode_name(inst),
-                           inferred_type_name(ctx, t)),
+                           inferred_type_name(ctx, *inferred)),
                w);
     return;
   }
   if (t != result_type)
     ctx.report(fmt::format("result r{} has type {}, but {} gives {}", inst.result.index(), ctx.type_name(result_type),
-                           opcode_name(inst), inferred_type_name(ctx, t)),
+                           opcode_name(inst), inferred_type_name(ctx, *inferred)),
                w);
 }
 
@@ -194,13 +180,13 @@ void check_terminator_operands(Context& ctx, const ir::Instruction& inst, const 
 }  // namespace
 
 std::string opcode_name(const ir::Instruction& inst) {
-  if (!opcode_known(inst.opcode)) return fmt::format("<opcode {}>", static_cast<std::uint32_t>(inst.opcode));
+  if (!ir::is_known(inst.opcode)) return fmt::format("<opcode {}>", static_cast<std::uint32_t>(inst.opcode));
   if (inst.opcode == Opcode::Texture) return ir::texture_opcode_name(inst.aux);
   return std::string(ir::name(inst.opcode));
 }
 
 void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst, const Where& w) {
-  if (!opcode_known(inst.opcode)) {
+  if (!ir::is_known(inst.opcode)) {
     ctx.report(fmt::format("unknown opcode {}", static_cast<std::uint32_t>(inst.opcode)), w);
     // Its result still counts as defined, so that its users do not add
     // problems of their own.
@@ -209,7 +195,7 @@ void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst
   }
   const ir::OpcodeInfo& oi = ir::info(inst.opcode);
   const bool ids_exist = check_operand_ids(ctx, scopes, inst, w);
-  const bool kinds_ok = check_operand_kinds(ctx, inst, oi, w);
+  const bool kinds_ok = check_operand_kinds(ctx, inst, w);
   const bool count_ok = check_operand_count(ctx, inst, oi, w);
   bool result_exists = true;
   if (inst.has_result() && inst.result.index() >= ctx.m.register_count()) {

@@ -11,8 +11,6 @@
 
 namespace sluice::validator::detail {
 
-inline bool opcode_known(ir::Opcode op) { return static_cast<std::uint32_t>(op) < kOpcodeCount; }
-
 // Runs every check on `inst`, then defines its result in `scopes`.
 void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst, const Where& where);
 

@@ -1,6 +1,5 @@
 // Module-level checks of variables, globals and function signatures, the
-// entry point and the call graph, and the copy of the typing facts that
-// ir::infer_result_type() works on (Context::typing_module).
+// entry point and the call graph.
 #include <fmt/format.h>
 
 #include "ir/typing.h"
@@ -174,41 +173,17 @@ void check_no_recursion(Context& ctx) {
   }
 }
 
-void build_typing_module(Context& ctx) {
+// Typing compares types by id (ir::check_result_type), so each type must
+// be in the table once: the id the module's index gives it is its own.
+void check_types_interned(Context& ctx) {
   const ir::Module& m = ctx.m;
-  auto tm = std::make_unique<ir::Module>(m.shader().stage);
-  // Types and constants are interned in the input, so re-interning them in
-  // order gives each the same id; a different id means a duplicate entry.
   for (std::uint32_t i = 0; i < m.type_count(); ++i) {
-    const ir::TypeId got = tm->intern(m.type(ir::TypeId(i)));
-    if (got.index() != i) {
-      ctx.report(fmt::format("t{} duplicates t{}; types are interned, each once", i, got.index()));
-      return;  // ids would not line up: typing checks are skipped
-    }
-  }
-  for (std::uint32_t i = 0; i < m.constant_count(); ++i) {
-    const ir::ConstantId got = tm->intern(m.constant(ir::ConstantId(i)));
-    if (got.index() != i) {
-      ctx.report(fmt::format("c{} duplicates c{}; constants are interned, each once", i, got.index()));
+    const auto got = m.find_type(m.type(ir::TypeId(i)));
+    if (got && got->index() != i) {
+      ctx.report(fmt::format("t{} duplicates t{}; types are interned, each once", i, got->index()));
       return;
     }
   }
-  for (std::uint32_t i = 0; i < m.variable_count(); ++i) {
-    ir::Variable v;
-    v.type = m.variable(ir::VariableId(i)).type;
-    tm->add_variable(std::move(v));
-  }
-  for (std::uint32_t i = 0; i < m.function_count(); ++i) {
-    const ir::Function& f = m.function(ir::FunctionId(i));
-    ir::Function signature;
-    signature.name = f.name;
-    signature.params = f.params;
-    signature.return_type = f.return_type;
-    tm->add_function(std::move(signature));
-  }
-  tm->reserve_registers(m.register_count());
-  for (std::uint32_t i = 0; i < m.register_count(); ++i) tm->new_register(m.reg(ir::RegisterId(i)).type);
-  ctx.typing_module = std::move(tm);
 }
 
 }  // namespace sluice::validator::detail

@@ -84,7 +84,7 @@ class FunctionWalker {
   static Opcode terminator(const Block& b) {
     if (b.instructions.empty()) return Opcode::Unreachable;
     const Opcode op = b.instructions.back().opcode;
-    return opcode_known(op) ? op : Opcode::Unreachable;
+    return ir::is_known(op) ? op : Opcode::Unreachable;
   }
   static std::int32_t last_index(const Block& b) { return static_cast<std::int32_t>(b.instructions.size()) - 1; }
 
@@ -144,13 +144,13 @@ class FunctionWalker {
 
   // Exactly one terminator per block, at the end.
   void check_not_terminator(const ir::Instruction& inst, const Where& w) {
-    if (opcode_known(inst.opcode) && ir::is_terminator(inst.opcode))
+    if (ir::is_known(inst.opcode) && ir::is_terminator(inst.opcode))
       ctx_.report(
           fmt::format("{} in the middle of the block; a terminator is the block's last instruction", opcode_name(inst)),
           w);
   }
   bool check_ends_with_terminator(const Block& b, const Where& bw) {
-    if (!b.instructions.empty() && opcode_known(b.instructions.back().opcode) &&
+    if (!b.instructions.empty() && ir::is_known(b.instructions.back().opcode) &&
         ir::is_terminator(b.instructions.back().opcode))
       return true;
     ctx_.report("the block has no terminator: its last instruction must be one", bw);
@@ -366,7 +366,7 @@ class FunctionWalker {
     if (c.chain_kind != BlockKind::LoopCondition) return;
     const Block& b = f_.block(frame.block);
     const Opcode op = terminator(b);
-    if (b.instructions.empty() || !opcode_known(b.instructions.back().opcode) || ir::is_divergent(op) ||
+    if (b.instructions.empty() || !ir::is_known(b.instructions.back().opcode) || ir::is_divergent(op) ||
         op == Opcode::Unreachable)
       return;  // no terminator, or the chain was cut short: reported already
     const Where tw{fid_, frame.block, last_index(b)};

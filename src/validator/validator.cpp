@@ -71,13 +71,13 @@ std::vector<Problem> validate(const ir::Module& m) { return validate(m, Options{
 std::vector<Problem> validate(const ir::Module& m, const Options& options) {
   detail::Context ctx(m, options);
   detail::check_types(ctx);
+  detail::check_types_interned(ctx);
   detail::check_constants(ctx);
   detail::check_registers(ctx);
   detail::check_variables(ctx);
   detail::check_globals(ctx);
   detail::check_function_signatures(ctx);
   detail::check_entry_point(ctx);
-  if (m.function_count() > 0) detail::build_typing_module(ctx);
   for (std::uint32_t i = 0; i < m.function_count(); ++i) detail::check_function_body(ctx, ir::FunctionId(i));
   detail::resolve_pending_uses(ctx);
   detail::check_no_recursion(ctx);
@@ -127,7 +127,7 @@ class BlockTitles {
 // dump_instruction() looks the opcode up in the opcode table; a garbage
 // opcode is spelled here instead.
 std::string instruction_text(const ir::Module& m, const ir::Instruction& inst) {
-  if (!detail::opcode_known(inst.opcode)) return detail::opcode_name(inst);
+  if (!ir::is_known(inst.opcode)) return detail::opcode_name(inst);
   // The dump pads instructions without a result to the result column; a
   // message needs only the text, which is a substring of the dump's line.
   std::string text = ir::dump_instruction(m, inst);

@@ -135,3 +135,73 @@ TEST_CASE("terminators go through terminate() or branch_*(), with checked operan
   CHECK_FALSE(t.b.branch_switch(t.f, cases).ok());        // not an int
   CHECK(t.b.branch_switch(t.i, cases).ok());
 }
+
+TEST_CASE("check_result_type leaves the module as it is; infer_result_type interns what it derived") {
+  Module m;
+  Builder b(m);
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  const VariableId v = b.declare_local({"v", NameSource::Temporary}, kVec4);
+  // A swizzle pointer `v.xy`: ptr<Function, vec2>, which the module lacks.
+  const Operand ops[] = {v, Operand::literal(0), Operand::literal(1)};
+  const Type want = Type::make_pointer(kVec2, StorageClass::Function);
+  REQUIRE_FALSE(m.find_type(want));
+  const std::size_t types = m.type_count();
+  auto checked = check_result_type(m, Opcode::AccessVectorComponentMulti, 0, ops);
+  REQUIRE(checked);
+  CHECK(m.type_count() == types);
+  CHECK(checked->type.index() >= types);
+  REQUIRE(checked->missing.size() == 1);
+  CHECK(checked->missing[0] == want);
+  auto interned = infer_result_type(m, Opcode::AccessVectorComponentMulti, 0, ops);
+  REQUIRE(interned);
+  CHECK(m.type_count() == types + 1);
+  CHECK(m.find_type(want) == *interned);
+  CHECK(describe_type(m, checked->type, checked->missing) == describe_type(m, *interned));
+  // Now the module has it: the check finds it and derives nothing new.
+  auto again = check_result_type(m, Opcode::AccessVectorComponentMulti, 0, ops);
+  REQUIRE(again);
+  CHECK(again->type == *interned);
+  CHECK(again->missing.empty());
+}
+
+TEST_CASE("a new result's precision: given, else the operands' highest, never on bools") {
+  Fixture fx;
+  const Operand low_and_high[] = {fx.f, Operand(fx.v2)};  // lowp f, highp uv
+  CHECK(result_precision(fx.m, kFloat, low_and_high) == Precision::High);
+  CHECK(result_precision(fx.m, kFloat, low_and_high, Precision::Medium) == Precision::Medium);
+  CHECK(result_precision(fx.m, kBool, low_and_high, Precision::Medium) == Precision::None);
+  const Operand constants[] = {Operand(kFloatOne)};
+  CHECK(result_precision(fx.m, kFloat, constants) == Precision::None);
+}
+
+TEST_CASE("operand roles give what the outputs and passes derive from them") {
+  // Every opcode's name leads back to it: kOpcodeCount counts the table.
+  for (std::size_t k = 0; k < kOpcodeCount; ++k) CHECK(opcode_from_name(name(static_cast<Opcode>(k))) == static_cast<Opcode>(k));
+  std::vector<Opcode> out_pointers, increments, literals, callees;
+  for (std::size_t k = 0; k < kOpcodeCount; ++k) {
+    const Opcode op = static_cast<Opcode>(k);
+    const OpcodeInfo& oi = info(op);
+    for (std::size_t i = 0; i < oi.roles.size(); ++i) {
+      const OperandRole role = operand_role(op, i);
+      if (role == OperandRole::OutPointer && (out_pointers.empty() || out_pointers.back() != op)) out_pointers.push_back(op);
+      if (role == OperandRole::Literal && (literals.empty() || literals.back() != op)) literals.push_back(op);
+      if (role == OperandRole::Callee) callees.push_back(op);
+      // A role that reads or writes through a pointer belongs to an opcode
+      // whose typing takes a pointer there.
+      if (reads_through(role) || writes_through(role)) CHECK(oi.has_side_effects == (op != Opcode::Load));
+    }
+    if (is_increment(op)) increments.push_back(op);
+  }
+  CHECK(out_pointers == std::vector<Opcode>{Opcode::Modf, Opcode::Frexp, Opcode::UaddCarry, Opcode::UsubBorrow,
+                                            Opcode::UmulExtended, Opcode::ImulExtended});
+  CHECK(increments == std::vector<Opcode>{Opcode::PostfixIncrement, Opcode::PostfixDecrement, Opcode::PrefixIncrement,
+                                          Opcode::PrefixDecrement});
+  CHECK(literals == std::vector<Opcode>{Opcode::AccessVectorComponent, Opcode::AccessVectorComponentMulti,
+                                        Opcode::AccessStructField, Opcode::ExtractVectorComponent,
+                                        Opcode::ExtractVectorComponentMulti, Opcode::ExtractStructField});
+  CHECK(callees == std::vector<Opcode>{Opcode::Call});
+  // The variadic tail repeats the last role: a swizzle's fourth component,
+  // a call's fifth argument.
+  CHECK(operand_role(Opcode::ExtractVectorComponentMulti, 4) == OperandRole::Literal);
+  CHECK(operand_role(Opcode::Call, 5) == OperandRole::Argument);
+}

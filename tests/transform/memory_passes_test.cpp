@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "text_form_util.h"
+#include "transform/pointer_roots.h"
 
 using namespace sluice;
 using sluice::testing::TextModule;
@@ -248,4 +249,40 @@ TEST_CASE("if-conversion: a branch that does something stays") {
       "    Merge Block:\n"
       "                   Return\n");
   CHECK_FALSE(testing::check_before_after("convert-ifs", kept, kept));
+}
+
+TEST_CASE("pointer roots: an Access chain leads back to its variable; memory kinds follow the storage class") {
+  using namespace sluice::ir;
+  using sluice::testing::must;
+  Module m;
+  Builder b(m);
+  Decorations loc0;
+  loc0.location = 0;
+  const VariableId in = b.add_global({"x", NameSource::Interface}, predefined::kFloat, StorageClass::Input,
+                                     Precision::None, loc0);
+  const VariableId out = b.add_global({"o", NameSource::Interface}, predefined::kFloat, StorageClass::Output,
+                                      Precision::None, loc0);
+  const VariableId g = b.add_global({"g", NameSource::Internal}, predefined::kFloat, StorageClass::Private);
+  b.begin_function({"main", NameSource::Internal}, predefined::kVoid);
+  const TypeId array = m.intern(Type::make_array(predefined::kVec4, 4));
+  const VariableId a = b.declare_local({"a", NameSource::Temporary}, array);
+  const RegisterId element = must(b.emit(Opcode::AccessArrayElement, {a, m.int_constant(2)}));
+  const RegisterId component = must(b.emit(Opcode::AccessVectorComponent, {element, Operand::literal(1)}));
+  const RegisterId value = must(b.load(component));
+  must(b.store(out, value));
+  must(b.terminate(Opcode::Return));
+
+  const transform::PointerRoots roots(m);
+  CHECK(roots.root(a) == a);
+  CHECK(roots.root(element) == a);
+  CHECK(roots.root(component) == a);
+  CHECK_FALSE(roots.root(value).valid());  // a value, not a pointer
+  CHECK_FALSE(roots.root(Operand(m.int_constant(2))).valid());
+
+  CHECK(transform::memory_kind(m, a) == transform::MemoryKind::Invocation);
+  CHECK(transform::memory_kind(m, g) == transform::MemoryKind::Invocation);
+  CHECK(transform::memory_kind(m, in) == transform::MemoryKind::ReadOnly);
+  CHECK(transform::memory_kind(m, out) == transform::MemoryKind::Shared);
+  m.variable(g).decorations.volatile_ = true;
+  CHECK(transform::memory_kind(m, g) == transform::MemoryKind::Shared);
 }

@@ -23,30 +23,19 @@ using ir::RegisterId;
 
 namespace {
 
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
-constexpr std::size_t kOpcodeCount = 0
-#include "ir/opcode.def"
-    ;
-#undef OPCODE
-
-// Operands the emitter spells as numbers (swizzle components, field indices).
+// Literals and functions exactly where the operand roles put them; the
+// emitter spells vector components as x, y, z, w (0 to 3), field indices
+// as member names.
 bool literal_operands_ok(const ir::Instruction& inst) {
-  switch (inst.opcode) {
-    case Opcode::AccessVectorComponent:
-    case Opcode::ExtractVectorComponent:
-    case Opcode::AccessVectorComponentMulti:
-    case Opcode::ExtractVectorComponentMulti:
-      for (std::size_t i = 1; i < inst.operands.size(); ++i)
-        if (!inst.operands[i].is_literal() || inst.operands[i].value() > 3) return false;
-      return true;
-    case Opcode::AccessStructField:
-    case Opcode::ExtractStructField: return inst.operands[1].is_literal();
-    case Opcode::Call: return inst.operands[0].is_function();
-    default:
-      for (const ir::Operand& o : inst.operands)
-        if (o.is_literal() || o.is_function()) return false;
-      return true;
+  const bool field = inst.opcode == Opcode::AccessStructField || inst.opcode == Opcode::ExtractStructField;
+  for (std::size_t i = 0; i < inst.operands.size(); ++i) {
+    const ir::Operand o = inst.operands[i];
+    const ir::OperandRole role = ir::operand_role(inst.opcode, i);
+    if (o.is_literal() != (role == ir::OperandRole::Literal)) return false;
+    if (o.is_function() != (role == ir::OperandRole::Callee)) return false;
+    if (o.is_literal() && !field && o.value() > 3) return false;
   }
+  return true;
 }
 
 class Analyser {
@@ -93,7 +82,7 @@ class Analyser {
       a_.order[v.id.index()] = static_cast<std::uint32_t>(a_.reachable.size());
       a_.reachable.push_back(v.id);
       for (const ir::Instruction& inst : b.instructions)
-        if (static_cast<std::size_t>(inst.opcode) >= kOpcodeCount) {
+        if (!ir::is_known(inst.opcode)) {
           ok = fail(fmt::format("block b{} has an unknown opcode", v.id.index()));
           return ir::VisitAction::Stop;
         }
@@ -197,7 +186,7 @@ class Analyser {
   // The shape the emitter relies on: a known opcode, its operand count, a
   // result exactly where the opcode makes one, literals where it reads numbers.
   bool shape_ok(const ir::Instruction& inst) const {
-    if (static_cast<std::size_t>(inst.opcode) >= kOpcodeCount) return false;
+    if (!ir::is_known(inst.opcode)) return false;
     const ir::OpcodeInfo& oi = ir::info(inst.opcode);
     const std::size_t n = inst.operands.size();
     if (inst.opcode == Opcode::Texture) {
@@ -223,8 +212,11 @@ class Analyser {
             return fail(fmt::format("block b{} instruction {} refers to an id that does not exist", id.index(), i));
         if (!shape_ok(inst))
           return fail(fmt::format("block b{} instruction {} ({}) has the wrong operands or result", id.index(), i,
-                                  static_cast<std::size_t>(inst.opcode) < kOpcodeCount ? ir::name(inst.opcode)
-                                                                                      : "an unknown opcode"));
+                                  ir::is_known(inst.opcode) ? ir::name(inst.opcode) : "an unknown opcode"));
+        // Defined earlier in this block (a definition precedes its uses).
+        ir::for_each_register_use(inst, [&](RegisterId r) {
+          if (regs_.def[r.index()].block == id) regs_.used_in_def_block[r.index()] = 1;
+        });
         if (inst.result.valid() && !define(inst.result, Site{id, static_cast<std::int32_t>(i)}, &inst)) return false;
       }
     }

@@ -51,10 +51,14 @@ struct RegisterFacts {
   // spells the vector. The vector's one use is the later Extract's
   // (kSplitVector), the earlier one's is not counted (kSplitUncounted).
   std::vector<std::uint8_t> split_coordinate;
+  // An operand of some instruction of the block that defines it (so not an
+  // access chain nothing uses: statements.cpp, unused_constant_access).
+  std::vector<std::uint8_t> used_in_def_block;
 
   explicit RegisterFacts(std::size_t n)
       : def(n), uses(n, 0), first_use(n), must_inline(n, 0), compound_load(n, 0), compound_value(n, 0),
-        chained_stores(n, 0), def_sequence(n, 0), implicit_splat(n, 0), folded(n, 0), split_coordinate(n, 0) {}
+        chained_stores(n, 0), def_sequence(n, 0), implicit_splat(n, 0), folded(n, 0), split_coordinate(n, 0),
+        used_in_def_block(n, 0) {}
 };
 
 // Per-variable facts about locals and parameters, indexed by VariableId.

@@ -49,17 +49,15 @@ std::optional<SplatRule> splat_rule(const ir::Module& m, const ir::Instruction& 
   }
 }
 
+// Calls and the built-ins with out pointers (modf, uaddCarry, ...): glslang
+// passes their out arguments through temporaries it copies back.
 bool writes_through_temporaries(Opcode op) {
-  switch (op) {
-    case Opcode::Call:
-    case Opcode::Modf:
-    case Opcode::Frexp:
-    case Opcode::UaddCarry:
-    case Opcode::UsubBorrow:
-    case Opcode::UmulExtended:
-    case Opcode::ImulExtended: return true;
-    default: return false;
+  const std::size_t positions = ir::info(op).roles.size();
+  for (std::size_t i = 0; i < positions; ++i) {
+    const ir::OperandRole role = ir::operand_role(op, i);
+    if (role == ir::OperandRole::Argument || role == ir::OperandRole::OutPointer) return true;
   }
+  return false;
 }
 
 // GLSL's implicit conversions between 32-bit kinds (4.50 section 4.1.10;

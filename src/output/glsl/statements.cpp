@@ -529,9 +529,7 @@ void FunctionEmitter::bind_branches_beside_sampler_construct(Frame& f, const ir:
 bool FunctionEmitter::unused_constant_access(RegisterId r) const {
   if (!regs_.must_inline[r.index()] || regs_.uses[r.index()] != 0) return false;
   // Not the base of a longer chain (whose uses are not counted either).
-  for (const ir::Instruction& inst : f_.block(regs_.def[r.index()].block).instructions)
-    for (const ir::Operand& o : inst.operands)
-      if (o == ir::Operand(r)) return false;
+  if (regs_.used_in_def_block[r.index()]) return false;
   for (RegisterId x = r;;) {
     const Site& d = regs_.def[x.index()];
     if (d.index < 0) return false;

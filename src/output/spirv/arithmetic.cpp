@@ -278,36 +278,37 @@ void FunctionEmitter::emit_unary(const ir::Instruction& inst) {
 }
 
 bool FunctionEmitter::emit_with_output_pointers(const ir::Instruction& inst) {
-  // The struct-returning SPIR-V forms, then a store through each output
-  // pointer, so the pointer may be a promoted variable, a swizzle or block
-  // memory like any other store target.
+  // The struct-returning SPIR-V forms, then a store through each out
+  // pointer (operand role OutPointer, in order), so the pointer may be a
+  // promoted variable, a swizzle or block memory like any other store target.
   const ir::Operand* outputs[2] = {nullptr, nullptr};
   std::uint32_t members[2] = {0, 0};  // which struct member goes to each output
   std::vector<std::uint32_t> args;
-  for (std::size_t i = 0; i < inst.operands.size(); ++i)
-    if (!is_output_pointer(inst.opcode, i)) args.push_back(value(inst.operands[i]));
+  std::size_t out_count = 0;
+  for (std::size_t i = 0; i < inst.operands.size(); ++i) {
+    if (ir::operand_role(inst.opcode, i) != ir::OperandRole::OutPointer) args.push_back(value(inst.operands[i]));
+    else if (out_count < 2) outputs[out_count++] = &inst.operands[i];
+  }
+  if (out_count == 0) return false;
   const ir::TypeId at = type_of(inst.operands[0]);
   std::uint32_t result_types[2] = {type_id(at), type_id(at)};
   spv::Op o = spv::Op::OpNop;
   std::optional<GLSLstd450> ext;
   switch (inst.opcode) {
-    case Opcode::Modf: ext = GLSLstd450ModfStruct; outputs[0] = &inst.operands[1]; members[0] = 1; break;
+    case Opcode::Modf: ext = GLSLstd450ModfStruct; members[0] = 1; break;
     case Opcode::Frexp:
       ext = GLSLstd450FrexpStruct;
       result_types[1] = type_id(mc_.vector_of(ScalarKind::Int, ir::component_count(m_, at)));
-      outputs[0] = &inst.operands[1];
       members[0] = 1;
       break;
-    case Opcode::UaddCarry: o = spv::Op::OpIAddCarry; outputs[0] = &inst.operands[2]; members[0] = 1; break;
-    case Opcode::UsubBorrow: o = spv::Op::OpISubBorrow; outputs[0] = &inst.operands[2]; members[0] = 1; break;
+    case Opcode::UaddCarry: o = spv::Op::OpIAddCarry; members[0] = 1; break;
+    case Opcode::UsubBorrow: o = spv::Op::OpISubBorrow; members[0] = 1; break;
     case Opcode::UmulExtended:
     case Opcode::ImulExtended:
       // SPIR-V: member 0 holds the low bits, member 1 the high; the IR's
       // pointers are (msb, lsb).
       o = inst.opcode == Opcode::UmulExtended ? spv::Op::OpUMulExtended : spv::Op::OpSMulExtended;
-      outputs[0] = &inst.operands[2];
       members[0] = 1;
-      outputs[1] = &inst.operands[3];
       members[1] = 0;
       break;
     default: return false;

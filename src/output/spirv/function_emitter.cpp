@@ -1,9 +1,10 @@
 // One function: find its variables and which of them to promote, place
 // phis, then emit the CFG's nodes in order and fill in the phi operands.
 //
-// A Function-storage variable is promoted when it is used only as the
-// pointer of Load, Store, the increments and the result pointers of
-// modf/frexp/uaddCarry/... (its address never escapes);
+// A Function-storage variable is promoted when it is used only as a
+// pointer read or written through (operand roles, ir/opcode.h: Load,
+// Store, the increments and the out pointers of modf/frexp/uaddCarry/...;
+// not atomics), so its address never escapes;
 // its declaration with an initializer counts as a store where it stands, so
 // a variable declared inside a loop starts afresh each iteration. -O0 keeps
 // every variable in memory except those of opaque type (images, samplers),
@@ -17,31 +18,18 @@
 namespace sluice::spirv::detail {
 namespace {
 
-bool is_increment(ir::Opcode op) {
-  return op == ir::Opcode::PostfixIncrement || op == ir::Opcode::PostfixDecrement ||
-         op == ir::Opcode::PrefixIncrement || op == ir::Opcode::PrefixDecrement;
-}
-
 bool is_opaque(const ir::Type& t) {
   return t.kind == ir::TypeKind::Image || t.kind == ir::TypeKind::Sampler || t.kind == ir::TypeKind::SampledImage;
 }
 
 }  // namespace
 
-bool is_output_pointer(ir::Opcode op, std::size_t i) {
-  switch (op) {
-    case ir::Opcode::Modf:
-    case ir::Opcode::Frexp: return i == 1;
-    case ir::Opcode::UaddCarry:
-    case ir::Opcode::UsubBorrow: return i == 2;
-    case ir::Opcode::UmulExtended:
-    case ir::Opcode::ImulExtended: return i == 2 || i == 3;
-    default: return false;
-  }
-}
+FunctionEmitter::FunctionEmitter(ModuleContext& mc, ir::FunctionId function, std::vector<std::uint32_t>& local_slots)
+    : mc_(mc), m_(mc.m), fid_(function), f_(mc.m.function(function)), local_slot_(local_slots) {}
 
-FunctionEmitter::FunctionEmitter(ModuleContext& mc, ir::FunctionId function)
-    : mc_(mc), m_(mc.m), fid_(function), f_(mc.m.function(function)) {}
+FunctionEmitter::~FunctionEmitter() {
+  for (const Local& l : locals_) local_slot_[l.var.index()] = 0;
+}
 
 FunctionEmitter::Local* FunctionEmitter::local(ir::VariableId v) {
   if (!v.valid() || v.index() >= local_slot_.size() || local_slot_[v.index()] == 0) return nullptr;
@@ -57,7 +45,6 @@ FunctionEmitter::Local& FunctionEmitter::add_local(ir::VariableId v) {
 }
 
 void FunctionEmitter::collect_variables() {
-  local_slot_.assign(m_.variable_count(), 0);
   auto check_function_variable = [&](ir::VariableId v) {
     if (!v.valid() || v.index() >= m_.variable_count()) {
       mc_.fail(fmt::format("'{}' refers to variable v{}, which does not exist", f_.name.text, v.index()));
@@ -111,18 +98,14 @@ void FunctionEmitter::collect_variables() {
           l->declared_in_entry = true;
           implicit_locals_.push_back(v);
         }
-        const bool pointer_of_memory_op = i == 0 && (inst.opcode == ir::Opcode::Load ||
-                                                     inst.opcode == ir::Opcode::Store || is_increment(inst.opcode));
-        if (pointer_of_memory_op) {
-          const std::uint8_t kind = inst.opcode == ir::Opcode::Load    ? kRead
-                                    : inst.opcode == ir::Opcode::Store ? kWrite
-                                                                       : kRead | kWrite;
-          events_.push_back({slot_of(*l), n, kind});
-        } else if (is_output_pointer(inst.opcode, i)) {
-          events_.push_back({slot_of(*l), n, kWrite});
-        } else {
-          l->escapes = true;
-        }
+        // Atomics stay in memory (SPIR-V's atomics take a pointer).
+        const ir::OperandRole role = ir::operand_role(inst.opcode, i);
+        const bool atomic = ir::info(inst.opcode).family == ir::OpcodeFamily::Atomic;
+        const std::uint8_t kind = atomic ? 0
+                                         : static_cast<std::uint8_t>((ir::reads_through(role) ? kRead : 0) |
+                                                                     (ir::writes_through(role) ? kWrite : 0));
+        if (kind != 0) events_.push_back({slot_of(*l), n, kind});
+        else l->escapes = true;
       }
     }
   }

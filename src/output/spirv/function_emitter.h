@@ -22,13 +22,15 @@
 
 namespace sluice::spirv::detail {
 
-// Operand `i` of `op` is a pointer the instruction only writes a result
-// through (modf's whole part, uaddCarry's carry, ...).
-bool is_output_pointer(ir::Opcode op, std::size_t i);
-
 class FunctionEmitter {
  public:
-  FunctionEmitter(ModuleContext& mc, ir::FunctionId function);
+  // `local_slots` has one zero entry per variable of the module and is
+  // shared by the module's functions: each leaves it all zero again, so
+  // a function costs its own variables, not the module's.
+  FunctionEmitter(ModuleContext& mc, ir::FunctionId function, std::vector<std::uint32_t>& local_slots);
+  ~FunctionEmitter();
+  FunctionEmitter(const FunctionEmitter&) = delete;
+  FunctionEmitter& operator=(const FunctionEmitter&) = delete;
   // Appends the function to mc.functions (or records an error in mc).
   void emit();
 
@@ -133,7 +135,7 @@ class FunctionEmitter {
   std::unique_ptr<Ssa> ssa_;
 
   std::vector<Local> locals_;
-  std::vector<std::uint32_t> local_slot_;   // per VariableId: index into locals_ + 1, 0 = none
+  std::vector<std::uint32_t>& local_slot_;  // per VariableId: index into locals_ + 1, 0 = none
   std::vector<ir::VariableId> implicit_locals_;  // used but never declared: live from the entry
   std::vector<ir::TypeId> ssa_types_;            // per ssa index: the variable's value type
   std::vector<ir::Precision> ssa_precisions_;    // per ssa index: the variable's precision

@@ -57,8 +57,7 @@ void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
       return;
     case ir::OpcodeFamily::Call: return emit_call(inst);
     case ir::OpcodeFamily::Unary:
-      if (inst.opcode >= ir::Opcode::PostfixIncrement && inst.opcode <= ir::Opcode::PrefixDecrement)
-        return emit_increment(inst);
+      if (ir::is_increment(inst.opcode)) return emit_increment(inst);
       return emit_unary(inst);
     case ir::OpcodeFamily::Binary: return emit_binary(inst);
     case ir::OpcodeFamily::BuiltIn: return emit_builtin(inst);

@@ -71,7 +71,9 @@ Result<std::vector<std::uint32_t>> ModuleEmitter::run() {
   if (mc_.failed()) return Error{mc_.error()};
   const ir::FunctionId entry = m_.entry_point();
   emit_globals();
-  for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i) FunctionEmitter(mc_, ir::FunctionId(i)).emit();
+  std::vector<std::uint32_t> local_slots(m_.variable_count(), 0);  // shared: see FunctionEmitter's constructor
+  for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i)
+    FunctionEmitter(mc_, ir::FunctionId(i), local_slots).emit();
   if (!mc_.failed()) emit_entry_point(entry);
   if (mc_.failed()) return Error{mc_.error()};
   return assemble();

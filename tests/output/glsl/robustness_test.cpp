@@ -13,12 +13,6 @@ using namespace sluice::ir;
 
 namespace {
 
-#define OPCODE(name, family, min_ops, max_ops, variadic, rule, effects) +1
-constexpr std::uint32_t kOpcodes = 0
-#include "ir/opcode.def"
-    ;
-#undef OPCODE
-
 struct Damage {
   std::uint64_t state;
   std::uint32_t below(std::uint32_t n) {
@@ -45,7 +39,7 @@ void damage(Module& m, Damage& d) {
       }
       break;
     case 1:
-      if (inst) inst->opcode = static_cast<Opcode>(d.below(kOpcodes + 2));
+      if (inst) inst->opcode = static_cast<Opcode>(d.below(static_cast<std::uint32_t>(ir::kOpcodeCount) + 2));
       break;
     case 2:
       if (inst) b.instructions.pop_back();

@@ -20,14 +20,6 @@ using testing::ok;
 
 namespace {
 
-constexpr std::size_t kOpcodeCount = [] {
-  std::size_t n = 0;
-#define OPCODE(...) ++n;
-#include "ir/opcode.def"
-#undef OPCODE
-  return n;
-}();
-
 Decorations binding(std::uint32_t b) {
   Decorations d;
   d.set = 0;
