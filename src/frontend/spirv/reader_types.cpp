@@ -177,6 +177,12 @@ ir::ConstantId Reader::zero_constant(ir::TypeId t) {
   while (!stack.empty()) {
     auto [ty, expanded] = stack.back();
     stack.pop_back();
+    // A result type that failed to read (an id that is not a type) is no
+    // type id; it was reported where it was read.
+    if (!ty.valid() || ty.index() >= m_.type_count()) {
+      fail("no zero value of a type that could not be read");
+      return m_.int_constant(0);
+    }
     const ir::Type& tt = m_.type(ty);
     std::uint32_t n = 0;
     switch (tt.kind) {
