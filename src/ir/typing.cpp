@@ -259,7 +259,11 @@ Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::u
     std::uint32_t need = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
                          : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
                                                                             : 2;
-    if (image->image.arrayed && op != Opcode::TextureQueryLod) ++need;
+    // Storage-image access addresses a cube (arrayed or not) by (u, v,
+    // face) or (u, v, 6 * layer + face): three components (GLSL 4.60
+    // §8.12, imageLoad of imageCubeArray takes an ivec3).
+    const bool storage_cube = dim == ImageDim::Cube && info(op).family == OpcodeFamily::Image;
+    if (image->image.arrayed && op != Opcode::TextureQueryLod && !storage_cube) ++need;
     if (op == Opcode::Texture && (aux & kTextureProj)) ++need;
     const TypeId coordinate = m.type_of(ops[1]);
     const bool numeric = is_scalar(m, coordinate) || is_vector(m, coordinate);

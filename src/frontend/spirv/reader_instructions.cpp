@@ -39,6 +39,12 @@ bool storable(const ir::Module& m, ir::TypeId t) {
 }  // namespace
 
 void Reader::define(Id id, ir::RegisterId r) {
+  // An instruction the Builder refused has no register; its error is
+  // reported where it was emitted.
+  if (!r.valid() || r.index() >= m_.register_count()) {
+    if (!failed()) fail(fmt::format("%{} has no value", id));
+    return;
+  }
   ids_[id] = IdValue{Kind::Register, r.index()};
   if (id < spill_cross_.size() && spill_cross_[id] && storable(m_, m_.reg(r).type)) {
     if (!spill_[id].valid()) spill_[id] = local(m_.reg(r).type, fmt::format("x{}", id), m_.reg(r).precision);

@@ -157,16 +157,31 @@ std::vector<std::uint32_t> Layouts::member_offsets(ir::TypeId st, Flavour f, std
   std::vector<std::uint32_t> offsets(ty.members.size());
   std::uint32_t next = 0;
   if (misplaced) *misplaced = UINT32_MAX;
+  std::vector<std::uint32_t> ends(ty.members.size());
   for (std::uint32_t i = 0; i < ty.members.size(); ++i) {
     const SizeAlign mm = size_align(ty.members[i].type, member_flavour(st, f, i));
     const std::uint32_t offset = ty.members[i].offset ? *ty.members[i].offset : round_up(next, mm.align);
-    if (misplaced && *misplaced == UINT32_MAX && (offset % std::max(mm.align, 1u) != 0 || offset < next)) *misplaced = i;
+    if (misplaced && *misplaced == UINT32_MAX && offset % std::max(mm.align, 1u) != 0) *misplaced = i;
     offsets[i] = offset;
+    ends[i] = offset + mm.size;
     next = offset + mm.size;
     // std140: whatever follows a struct or array starts at a multiple of 16.
     const ir::TypeKind k = m_.type(ty.members[i].type).kind;
     if (layout_of(f) == layout_of(kStd140) && (k == ir::TypeKind::Struct || k == ir::TypeKind::Array))
       next = round_up(next, 16);
+  }
+  // Explicit offsets may come in any order (Vulkan's offset rules ask only
+  // that members do not overlap); in offset order, each member must start
+  // at or after the end of the one before.
+  if (misplaced && *misplaced == UINT32_MAX) {
+    std::vector<std::uint32_t> order(ty.members.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return offsets[a] < offsets[b]; });
+    for (std::size_t k = 1; k < order.size(); ++k)
+      if (offsets[order[k]] < ends[order[k - 1]]) {
+        *misplaced = order[k];
+        break;
+      }
   }
   return offsets;
 }

@@ -251,8 +251,8 @@ void ModuleContext::decorate_struct_layout(ir::TypeId t, Flavour f, std::uint32_
   // Explicit offsets (layout(offset = N), or a SPIR-V input's Offset) that
   // break the layout's rules would make a module spirv-val rejects.
   if (misplaced != UINT32_MAX)
-    return fail(fmt::format("member '{}' of '{}' is at offset {}, which {} does not allow (misaligned, or before "
-                            "the end of the member before it)",
+    return fail(fmt::format("member '{}' of '{}' is at offset {}, which {} does not allow (misaligned, or "
+                            "overlapping another member)",
                             ty.members[misplaced].name, ty.name, offsets[misplaced],
                             layout_of(f) == layout_of(kStd140) ? "std140" : "std430"));
   for (std::uint32_t i = 0; i < ty.members.size(); ++i) {

@@ -50,7 +50,7 @@ TEST_CASE("the IR tests' module with every construct is refused, naming what GLS
       // Its shadow-sampler gather takes a vec4 coordinate (all_constructs.h).
       {testing::vulkan_450(), "a depth comparison with a 4-component coordinate has no GLSL form"},
       {testing::vulkan_es(), "layout(component) does not exist in GLSL ES"},
-      {testing::opengl_450(), "push constant 'push' exists only in Vulkan GLSL"},
+      {testing::opengl_450(), "push constant block 'Push' exists only in Vulkan GLSL"},
   };
   for (const auto& [options, why] : expected) {
     auto text = glsl_out::emit(m, options);
