@@ -3,6 +3,7 @@
 // locations and bindings Vulkan needs come from interface.h).
 #include "output/glsl/declarations.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -300,6 +301,8 @@ class GlobalDeclarer {
       ctx_.fail(fmt::format("'{}': Vulkan has no arrays of arrays of blocks", ctx_.variable_names[id.index()]));
     out += layout_text(parts) + words(memory_qualifiers(d)) + storage_word + " " + t.name + " {\n";
     std::uint32_t cursor = 0;
+    // [offset, end) of every member, to find overlaps once all are placed.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
     for (std::uint32_t i = 0; i < t.members.size(); ++i) {
       const ir::StructMember& mem = t.members[i];
       std::vector<std::string> mparts;
@@ -307,14 +310,15 @@ class GlobalDeclarer {
       if (laid_out) {
         const MemberLayout l = std_layout(ctx_, mem.type, std430, row_major);
         const std::uint32_t expected = round_up(cursor, l.align);
-        if (mem.offset && (*mem.offset % l.align != 0 || *mem.offset < cursor)) {
-          // GLSL 4.60 §4.4.5: an offset is a multiple of the member's alignment
-          // and does not overlap the member before it.
-          ctx_.fail(fmt::format("block '{}': member '{}' at offset {}, which {} does not allow (misaligned, or before "
-                                "the end of the member before it)",
-                                t.name, mem.name, *mem.offset, std430 ? "std430" : "std140"));
+        if (mem.offset && *mem.offset % l.align != 0) {
+          // GLSL 4.60 §4.4.5: an offset is a multiple of the member's
+          // alignment. (Offsets out of member order, which the same section
+          // forbids, glslang and SPIR-V take: they are written as given.)
+          ctx_.fail(fmt::format("block '{}': member '{}' at offset {}, which {} does not allow (misaligned)", t.name,
+                                mem.name, *mem.offset, std430 ? "std430" : "std140"));
           return;
         }
+        ranges.emplace_back(mem.offset ? *mem.offset : expected, (mem.offset ? *mem.offset : expected) + l.size);
         if (mem.offset && *mem.offset != expected) {
           if (ctx_.es && !ctx_.vulkan) ctx_.fail(fmt::format("block '{}': member '{}' needs layout(offset), which GLSL ES lacks",
                                              t.name, mem.name));
@@ -331,6 +335,12 @@ class GlobalDeclarer {
       q += precision_prefix(ctx_, mem.type, mem.precision, true);
       out += "    " + q + declarator(ctx_, mem.type, member_name(ctx_, bt, i)) + ";\n";
     }
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t k = 1; k < ranges.size(); ++k)
+      if (ranges[k].first < ranges[k - 1].second) {
+        ctx_.fail(fmt::format("block '{}': members overlap at offset {}", t.name, ranges[k].first));
+        return;
+      }
     if (ctx_.variable_forms[id.index()] == VariableForm::AnonymousBlock)
       out += "};\n";
     else
