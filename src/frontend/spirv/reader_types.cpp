@@ -630,6 +630,9 @@ std::optional<ReadError> Reader::read_globals() {
     }
   }
   if (!entry_seen) fail("the module has no entry point");
+  else if (std::none_of(sm_.functions.begin(), sm_.functions.end(),
+                        [&](const Function& f) { return f.id == entry_function; }))
+    fail(fmt::format("the entry point %{} is not a function of the module", entry_function));
   if (failed()) return error_;
   // Functions: signatures first, so calls can name functions defined later.
   for (std::size_t fi = 0; fi < sm_.functions.size() && !failed(); ++fi) {
