@@ -145,7 +145,9 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
   } else if (language == "spirv") {
-    auto r = spirv_in::read_bytes(source, spirv_in::ReadOptions{display_name});
+    // SPIR-V input must be valid for the target it is translated to
+    // (spirv_in::ReadOptions::validate_for says why).
+    auto r = spirv_in::read_bytes(source, spirv_in::ReadOptions{display_name, spirv::spvtools_env(options.spirv.target)});
     if (!r) {
       out.failure = {r.error() + "\n", 1};
       return out;

@@ -154,6 +154,25 @@ void check_instruction_types(Context& ctx, const ir::Instruction& inst, const ir
                w);
 }
 
+// Uniform and push-constant blocks, inputs and opaque handles are read-only
+// (SPIR-V spec 2.16.2 and Vulkan's VUID-StandaloneSpirv-... rules on
+// stores; GLSL 4.60 §4.3.3-4.3.7: uniforms and inputs are read-only), so no
+// operand whose role writes through a pointer (opcode.def: Store's target,
+// atomics, modf's out pointer) may point there.
+void check_writable_pointers(Context& ctx, const ir::Instruction& inst, const Where& w) {
+  for (std::size_t i = 0; i < inst.operands.size(); ++i) {
+    if (!ir::writes_through(ir::operand_role(inst.opcode, i))) continue;
+    const ir::TypeId t = ctx.usable_operand_type(inst.operands[i]);
+    if (!t.valid() || ctx.m.type(t).kind != ir::TypeKind::Pointer) continue;
+    const ir::StorageClass storage = ctx.m.type(t).storage;
+    if (storage == ir::StorageClass::Uniform || storage == ir::StorageClass::PushConstant ||
+        storage == ir::StorageClass::UniformConstant || storage == ir::StorageClass::Input)
+      ctx.report(fmt::format("operand {} of {} writes through a pointer to {} storage, which is read-only", i,
+                             opcode_name(inst), ir::to_string(storage)),
+                 w);
+  }
+}
+
 // Terminators: no result; If and LoopIf test a bool, Switch an int or uint.
 // (Return, Merge and Break values depend on the enclosing blocks and are
 // checked in structure_checks.cpp.)
@@ -206,6 +225,7 @@ void check_instruction(Context& ctx, Scopes& scopes, const ir::Instruction& inst
     if (ids_exist && kinds_ok && count_ok) check_terminator_operands(ctx, inst, w);
   } else if (ids_exist && kinds_ok && count_ok && result_exists) {
     check_instruction_types(ctx, inst, oi, w);
+    check_writable_pointers(ctx, inst, w);
   }
   if (inst.opcode == Opcode::Call && !inst.operands.empty() && inst.operands[0].is_function() &&
       inst.operands[0].value() < ctx.m.function_count())

@@ -11,6 +11,7 @@
 // of ir/structure.h (a barrier's enclosing construct is its context's).
 #include <fmt/format.h>
 
+#include "ir/stage_interface.h"
 #include "ir/structure.h"
 #include "validator/context.h"
 
@@ -77,6 +78,8 @@ void check_modes(Context& ctx) {
                            stage));
 }
 
+constexpr std::uint64_t kMaxLocations = 65536;
+
 void check_stage_variables(Context& ctx) {
   const ShaderStage stage = ctx.m.shader().stage;
   for (ir::VariableId v : ctx.m.globals()) {
@@ -88,6 +91,15 @@ void check_stage_variables(Context& ctx) {
       ctx.report(fmt::format("v{} '{}' is patch; only tessellation control outputs and tessellation evaluation "
                              "inputs are",
                              v.index(), var.name.text));
+    // docs/limits.md: an interface variable's locations end below 65536
+    // (real devices have a few dozen), so that counting them is bounded.
+    if ((storage == ir::StorageClass::Input || storage == ir::StorageClass::Output) && var.decorations.built_in.empty()) {
+      const std::uint64_t end =
+          std::uint64_t{var.decorations.location.value_or(0)} + ir::location_slots(ctx.m, ir::location_type(ctx.m, var));
+      if (end > kMaxLocations)
+        ctx.report(fmt::format("v{} '{}' occupies locations up to {}; they must end below {}", v.index(),
+                               var.name.text, end - 1, kMaxLocations));
+    }
     if (var.decorations.stream && !(stage == ShaderStage::Geometry && storage == ir::StorageClass::Output))
       ctx.report(fmt::format("v{} '{}' has a stream; only geometry shader outputs have one", v.index(),
                              var.name.text));
@@ -149,6 +161,14 @@ void check_stage(Context& ctx) {
   // The instruction rules walk the block tree, which only a function the
   // earlier checks passed is safe to walk.
   if (!ctx.problems.empty()) return;
+  // SPIR-V spec 2.16.2: no two inputs (or outputs) share a Location and
+  // Component (ir/stage_interface.h computes what each occupies).
+  if (const auto overlap = ir::find_location_overlap(ctx.m)) {
+    const ir::Variable& a = ctx.m.variable(overlap->first);
+    const ir::Variable& b = ctx.m.variable(overlap->second);
+    ctx.report(fmt::format("v{} '{}' and v{} '{}' both occupy location {} (a component of it)", overlap->first.index(),
+                           a.name.text, overlap->second.index(), b.name.text, overlap->location));
+  }
   for (std::uint32_t i = 0; i < ctx.m.function_count(); ++i) check_instructions(ctx, ir::FunctionId(i));
 }
 

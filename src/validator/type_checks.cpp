@@ -9,6 +9,7 @@
 // that follows type references (describe_type, component_kind) can loop.
 #include <fmt/format.h>
 
+#include "ir/image_format.h"
 #include "ir/typing.h"
 #include "validator/context.h"
 
@@ -70,8 +71,12 @@ class TypeTableChecker {
     switch (t.kind) {
       case TypeKind::Void:
       case TypeKind::Scalar:
-      case TypeKind::Sampler:
-      case TypeKind::Image: return true;
+      case TypeKind::Sampler: return true;
+      case TypeKind::Image:
+        // ir/image_format.h: the formats both outputs can spell.
+        if (!t.image.format.empty() && t.image.format != "unknown" && !ir::find_image_format(t.image.format))
+          return fail(i, fmt::format("image format '{}' is none of GLSL's format qualifiers", t.image.format));
+        return true;
       case TypeKind::Vector:
         if (!part(i, t.element)) return false;
         if (kind_of(t.element) != TypeKind::Scalar)

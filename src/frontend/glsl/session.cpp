@@ -10,8 +10,10 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -20,11 +22,13 @@
 #include <glslang/Public/ShaderLang.h>
 
 #include "frontend/glsl/ast_depth.h"
+#include "frontend/glsl/block_names.h"
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/glsl/includer.h"
 #include "frontend/glsl/info_log.h"
 #include "frontend/glsl/preamble.h"
 #include "frontend/glsl/translator.h"
+#include "ir/stage_interface.h"
 
 namespace sluice::glsl {
 namespace {
@@ -72,29 +76,9 @@ void run_with_large_stack(F& f) {
     f();
 }
 
-void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
-                  Result& result) {
-  initialize_glslang();
-  const EShLanguage lang = glslang_stage(stage);
-  glslang::TShader shader(lang);
-  const char* strings[] = {source.data()};
-  const int lengths[] = {static_cast<int>(source.size())};
-  const char* names[] = {file.c_str()};
-  shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
-  // -D/-U as glslangValidator passes them: a preamble glslang reads first.
-  const std::string macros = detail::preamble(options);
-  if (!macros.empty()) shader.setPreamble(macros.c_str());
-  // glslang renames the source entry point to the entry point's name; the
-  // IR's entry point is `main` (the SPIR-V name is the output's business),
-  // and glslang 12 reports any source name but "main" as an error.
-  if (!options.source_entry_point.empty()) {
-    shader.setEntryPoint("main");
-    shader.setSourceEntryPoint(options.source_entry_point.c_str());
-  }
-  detail::FileIncluder includer(file, options.include_dirs);
-  const detail::SourceOf source_of = [&](std::string_view name) {
-    return name == file ? source : includer.text_of(name);
-  };
+// The client, target and I/O mapping settings, as glslangValidator sets
+// them from its command line.
+void set_environment(glslang::TShader& shader, EShLanguage lang, const Options& options) {
   shader.setEnvInput(glslang::EShSourceGlsl, lang, options.vulkan ? glslang::EShClientVulkan : glslang::EShClientOpenGL,
                      100);
   // The Vulkan version that goes with the SPIR-V version, as
@@ -112,8 +96,111 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   shader.setEnvTarget(glslang::EShTargetSpv, static_cast<glslang::EShTargetLanguageVersion>(spv & 0x00ffff00));
   shader.setAutoMapLocations(options.auto_map_locations);
   shader.setAutoMapBindings(options.auto_map_bindings);
-  const auto messages =
-      static_cast<EShMessages>(EShMsgSpvRules | (options.vulkan ? EShMsgVulkanRules : EShMsgDefault));
+}
+
+EShMessages glslang_messages(const Options& options) {
+  return static_cast<EShMessages>(EShMsgSpvRules | (options.vulkan ? EShMsgVulkanRules : EShMsgDefault));
+}
+
+// Whether `name` is a built-in function of the ES version: declaring a
+// variable of that name is then a "redefinition" (ES forbids redeclaring
+// built-ins), which glslang reports without crashing.
+bool is_es_builtin_function(const std::string& name, int version, EShLanguage lang, const Options& options) {
+  if (name.starts_with("gl_") || name.find("__") != std::string::npos) return false;  // reserved: glslang says so
+  const std::string probe_text =
+      fmt::format("#version {}{}\nint {};\nvoid main() {{}}\n", version, version == 100 ? "" : " es", name);
+  glslang::TShader probe(lang);
+  const char* strings[] = {probe_text.c_str()};
+  probe.setStrings(strings, 1);
+  set_environment(probe, lang, options);
+  if (probe.parse(GetDefaultResources(), 100, false, glslang_messages(options))) return false;
+  return std::string_view(probe.getInfoLog()).find("redefinition") != std::string_view::npos;
+}
+
+// block_names.h: glslang crashes on a block named like a function in scope;
+// this finds such a block in the preprocessed shader first and gives the
+// error glslang meant to give.
+// The column of `name` as a whole word in line `line` of `text` (1-based),
+// or 0. glslang's preprocessed text respaces tokens, so its columns are not
+// the source's.
+std::uint32_t column_of(std::string_view text, std::uint32_t line, std::string_view name) {
+  std::size_t begin = 0;
+  for (std::uint32_t l = 1; l < line && begin != std::string_view::npos; ++l) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  if (begin == std::string_view::npos) return 0;
+  const std::string_view row = text.substr(begin, text.find('\n', begin) - begin);
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = row.find(name); at != std::string_view::npos; at = row.find(name, at + 1)) {
+    const bool starts = at == 0 || !word_char(row[at - 1]);
+    const bool ends = at + name.size() == row.size() || !word_char(row[at + name.size()]);
+    if (starts && ends) return static_cast<std::uint32_t>(at + 1);
+  }
+  return 0;
+}
+
+std::optional<Diagnostic> block_named_like_a_function(glslang::TShader& preprocessor, const std::string& file,
+                                                      EShLanguage lang, const Options& options,
+                                                      std::string_view source) {
+  detail::FileIncluder includer(file, options.include_dirs);
+  std::string preprocessed;
+  if (!preprocessor.preprocess(GetDefaultResources(), 100, ENoProfile, false, false, glslang_messages(options), &preprocessed,
+                               includer))
+    return std::nullopt;  // parse() reports the preprocessor's errors
+  const detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
+  for (const detail::BlockName& b : scan.blocks) {
+    std::string why;
+    if (b.clashes_with_function)
+      why = fmt::format("it is already the name of a function (line {})", b.function_at.line);
+    else if (scan.es && is_es_builtin_function(b.name, scan.version, lang, options))
+      why = "it is already the name of a built-in function";
+    else
+      continue;
+    const std::string where = b.at.file.empty() ? file : b.at.file;
+    const std::string_view text = where == file ? source : includer.text_of(where);
+    return Diagnostic{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
+                      fmt::format("'{}' : block name cannot be redefined: {}", b.name, why)};
+  }
+  return std::nullopt;
+}
+
+void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
+                  Result& result) {
+  initialize_glslang();
+  const EShLanguage lang = glslang_stage(stage);
+  const char* strings[] = {source.data()};
+  const int lengths[] = {static_cast<int>(source.size())};
+  const char* names[] = {file.c_str()};
+  // -D/-U as glslangValidator passes them: a preamble glslang reads first.
+  const std::string macros = detail::preamble(options);
+  auto set_source = [&](glslang::TShader& shader) {
+    shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
+    if (!macros.empty()) shader.setPreamble(macros.c_str());
+    set_environment(shader, lang, options);
+  };
+  {
+    glslang::TShader preprocessor(lang);
+    set_source(preprocessor);
+    if (auto clash = block_named_like_a_function(preprocessor, file, lang, options, source)) {
+      result.diagnostics.push_back(std::move(*clash));
+      return;
+    }
+  }
+  glslang::TShader shader(lang);
+  set_source(shader);
+  // glslang renames the source entry point to the entry point's name; the
+  // IR's entry point is `main` (the SPIR-V name is the output's business),
+  // and glslang 12 reports any source name but "main" as an error.
+  if (!options.source_entry_point.empty()) {
+    shader.setEntryPoint("main");
+    shader.setSourceEntryPoint(options.source_entry_point.c_str());
+  }
+  detail::FileIncluder includer(file, options.include_dirs);
+  const detail::SourceOf source_of = [&](std::string_view name) {
+    return name == file ? source : includer.text_of(name);
+  };
+  const auto messages = glslang_messages(options);
 
   // glslangValidator's defaults: a shader without #version is ES 100.
   const bool parsed = shader.parse(GetDefaultResources(), 100, false, messages, includer);
@@ -154,7 +241,25 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   }
   ir::Module module(stage);
   detail::Translator translator(*ast, source, module, result.diagnostics, file, options);
-  if (translator.run()) result.module = std::move(module);
+  if (!translator.run()) return;
+  // glslang's automatic mapping (--aml) can give an input or output a
+  // location that an explicit one (or gl_FragColor's) already has; SPIR-V
+  // forbids two variables at one location and component (spec 2.16.2).
+  if (const auto overlap = ir::find_location_overlap(module)) {
+    const ir::Variable& second = module.variable(overlap->second);
+    Diagnostic d{Severity::Error, file, 0, 0,
+                 fmt::format("'{}' : overlapping use of location {} (also used by '{}')", second.name.text,
+                             overlap->location, module.variable(overlap->first).name.text)};
+    if (second.location.valid()) {
+      const ir::SourceLocation& at = module.location(second.location);
+      if (at.file < module.source_files().size()) d.file = module.source_files()[at.file];
+      d.line = at.line;
+      d.column = at.column;
+    }
+    result.diagnostics.push_back(std::move(d));
+    return;
+  }
+  result.module = std::move(module);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // instructions and ending with a termination instruction).
 #include "frontend/spirv/module.h"
 
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -360,7 +361,53 @@ ParseResult parse_binary(const std::vector<std::uint32_t>& words) {
   for (Function& f : m.functions)
     if (auto e = resolve_targets(m, f)) return *e;
   collect_names(m);
+  m.binary = words;
   return std::move(state.module);
+}
+
+namespace {
+
+// The environments of SPIRV-Tools a reader is asked for, with their
+// SPIR-V version, by family in increasing version.
+struct Environment {
+  spv_target_env env;
+  std::uint32_t version;
+  bool vulkan;
+};
+constexpr Environment kEnvironments[] = {
+    {SPV_ENV_VULKAN_1_0, 0x00010000, true},     {SPV_ENV_VULKAN_1_1, 0x00010300, true},
+    {SPV_ENV_VULKAN_1_2, 0x00010500, true},     {SPV_ENV_VULKAN_1_3, 0x00010600, true},
+    {SPV_ENV_UNIVERSAL_1_0, 0x00010000, false}, {SPV_ENV_UNIVERSAL_1_1, 0x00010100, false},
+    {SPV_ENV_UNIVERSAL_1_2, 0x00010200, false}, {SPV_ENV_UNIVERSAL_1_3, 0x00010300, false},
+    {SPV_ENV_UNIVERSAL_1_4, 0x00010400, false}, {SPV_ENV_UNIVERSAL_1_5, 0x00010500, false},
+    {SPV_ENV_UNIVERSAL_1_6, 0x00010600, false},
+};
+
+// The environment of env's family (Vulkan or universal) whose SPIR-V
+// version is the smallest at least `version`; env itself when it allows
+// `version` already, is none of the above, or no environment of the family
+// is new enough.
+spv_target_env environment_for_version(spv_target_env env, std::uint32_t version) {
+  const Environment* given = nullptr;
+  for (const Environment& e : kEnvironments)
+    if (e.env == env) given = &e;
+  if (!given || version <= given->version) return env;
+  for (const Environment& e : kEnvironments)
+    if (e.vulkan == given->vulkan && e.version >= version) return e.env;
+  return env;
+}
+
+}  // namespace
+
+InputVerdict validate(const Module& module, spv_target_env env) {
+  InputVerdict verdict{environment_for_version(env, module.version), {}};
+  spvtools::SpirvTools tools(verdict.env);
+  tools.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t& pos, const char* msg) {
+    if (level <= SPV_MSG_ERROR) verdict.messages.push_back("word " + std::to_string(pos.index) + ": " + (msg ? msg : ""));
+  });
+  if (!tools.Validate(module.binary) && verdict.messages.empty())
+    verdict.messages.push_back("spirv-val rejected the module without a message");
+  return verdict;
 }
 
 ParseResult parse_assembly(std::string_view text) {

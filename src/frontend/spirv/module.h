@@ -35,6 +35,7 @@
 #include <variant>
 #include <vector>
 
+#include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp11>
 
 namespace sluice::spirv_in {
@@ -107,6 +108,7 @@ struct Function {
 };
 
 struct Module {
+  std::vector<std::uint32_t> binary;  // the words parsed (assembly text: as assembled)
   std::uint32_t version = 0;     // the header's version word
   std::uint32_t generator = 0;
   std::uint32_t bound = 0;
@@ -160,6 +162,17 @@ ParseResult parse_bytes(std::string_view bytes);
 // Reads FILE and calls parse_bytes; a file that cannot be read is an error
 // with the file's name.
 ParseResult parse_file(const std::string& path);
+
+// spirv-val's verdict on the module for `env`, as SPIRV-Tools' messages
+// (empty: valid). A module whose version is newer than `env` allows is
+// checked in the environment of the same family for its version (a SPIR-V
+// 1.3 module under vulkan1.0: vulkan1.1), so a reader asked for an older
+// target still gets the target's rules, not a version complaint.
+struct InputVerdict {
+  spv_target_env env;                 // the environment checked
+  std::vector<std::string> messages;  // "word N: message"
+};
+InputVerdict validate(const Module& module, spv_target_env env);
 
 bool is_terminator(spv::Op op);
 bool is_function_termination(spv::Op op);  // OpReturn*, OpKill, OpUnreachable, OpTerminate*...

@@ -73,6 +73,12 @@ std::optional<ReadError> Reader::run() {
 }  // namespace detail
 
 Result<ir::Module> read(const Module& module, const ReadOptions& options) {
+  if (options.validate_for) {
+    const InputVerdict verdict = validate(module, *options.validate_for);
+    if (!verdict.messages.empty())
+      return Error{options.file_name + ": error: the input is not valid SPIR-V for " +
+                   spvTargetEnvDescription(verdict.env) + " (spirv-val): " + verdict.messages.front()};
+  }
   ir::Module m;
   detail::Reader reader(module, m, options);
   if (auto e = reader.run()) return Error{e->message};

@@ -12,6 +12,7 @@
 // the SPIR-V id and instruction; it never aborts.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,14 @@ namespace sluice::spirv_in {
 
 struct ReadOptions {
   std::string file_name = "<spirv>";  // for messages
+  // When set, the input must pass spirv-val for this environment first
+  // (spirv_in::validate: a newer module is checked in its version's
+  // environment of the same family). The reader expects valid SPIR-V, as
+  // Tint's reader does: what spirv-val rejects for the target (a Location on
+  // a built-in, a store to a Uniform block, …) would otherwise come out as
+  // output that fails validation. Left unset, the reader still never
+  // crashes on any bytes, but reads what it can.
+  std::optional<spv_target_env> validate_for;
 };
 
 Result<ir::Module> read(const Module& module, const ReadOptions& options = {});

@@ -18,6 +18,8 @@
 #include <spirv-tools/libspirv.h>
 
 #include "frontend/spirv/reader_internal.h"
+#include "ir/image_format.h"
+#include "ir/stage_interface.h"
 
 namespace sluice::spirv_in::detail {
 namespace {
@@ -59,50 +61,9 @@ const char* builtin_name(std::uint32_t b) {
   }
 }
 
-const char* format_name(std::uint32_t f) {
-  using F = spv::ImageFormat;
-  switch (static_cast<F>(f)) {
-    case F::Rgba32f: return "rgba32f";
-    case F::Rgba16f: return "rgba16f";
-    case F::R32f: return "r32f";
-    case F::Rgba8: return "rgba8";
-    case F::Rgba8Snorm: return "rgba8_snorm";
-    case F::Rg32f: return "rg32f";
-    case F::Rg16f: return "rg16f";
-    case F::R11fG11fB10f: return "r11f_g11f_b10f";
-    case F::R16f: return "r16f";
-    case F::Rgba16: return "rgba16";
-    case F::Rgb10A2: return "rgb10_a2";
-    case F::Rg16: return "rg16";
-    case F::Rg8: return "rg8";
-    case F::R16: return "r16";
-    case F::R8: return "r8";
-    case F::Rgba16Snorm: return "rgba16_snorm";
-    case F::Rg16Snorm: return "rg16_snorm";
-    case F::Rg8Snorm: return "rg8_snorm";
-    case F::R16Snorm: return "r16_snorm";
-    case F::R8Snorm: return "r8_snorm";
-    case F::Rgba32i: return "rgba32i";
-    case F::Rgba16i: return "rgba16i";
-    case F::Rgba8i: return "rgba8i";
-    case F::R32i: return "r32i";
-    case F::Rg32i: return "rg32i";
-    case F::Rg16i: return "rg16i";
-    case F::Rg8i: return "rg8i";
-    case F::R16i: return "r16i";
-    case F::R8i: return "r8i";
-    case F::Rgba32ui: return "rgba32ui";
-    case F::Rgba16ui: return "rgba16ui";
-    case F::Rgba8ui: return "rgba8ui";
-    case F::R32ui: return "r32ui";
-    case F::Rgb10a2ui: return "rgb10_a2ui";
-    case F::Rg32ui: return "rg32ui";
-    case F::Rg16ui: return "rg16ui";
-    case F::Rg8ui: return "rg8ui";
-    case F::R16ui: return "r16ui";
-    case F::R8ui: return "r8ui";
-    default: return "";
-  }
+std::string format_name(std::uint32_t f) {
+  const ir::ImageFormat* known = ir::find_image_format(f);
+  return known ? std::string(known->name) : std::string();
 }
 
 std::optional<ir::StorageClass> storage_class(std::uint32_t s) {
@@ -349,6 +310,8 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
       desc.arrayed = in(*d, 3) != 0;
       desc.multisampled = in(*d, 4) != 0;
       desc.storage = in(*d, 5) == 2 && desc.dim != ir::ImageDim::SubpassData;
+      if (in(*d, 6) != 0 && !ir::find_image_format(in(*d, 6)))
+        fail(*d, fmt::format("image format {} is not supported (ir/image_format.h lists those that are)", in(*d, 6)));
       desc.format = format_name(in(*d, 6));
       t = m_.intern(ir::Type::make_image(std::move(desc)));
       break;
@@ -576,6 +539,15 @@ std::optional<ReadError> Reader::read_globals() {
         d.coherent = has_decoration(id, spv::Decoration::Coherent);
         d.volatile_ = has_decoration(id, spv::Decoration::Volatile);
         d.restrict_ = has_decoration(id, spv::Decoration::Restrict);
+        // docs/limits.md: interface locations end below 65536 (the
+        // validator's rule; real devices have a few dozen).
+        if ((sc == ir::StorageClass::Input || sc == ir::StorageClass::Output) &&
+            std::uint64_t{d.location.value_or(0)} + ir::location_slots(m_, vt) > 65536) {
+          fail(inst, fmt::format("an interface variable at location {} of {} locations; Sluice takes locations "
+                                 "below 65536",
+                                 d.location.value_or(0), ir::location_slots(m_, vt)));
+          break;
+        }
         if (auto b = decoration(id, spv::Decoration::BuiltIn)) {
           const char* bn = builtin_name(*b);
           if (!bn) {

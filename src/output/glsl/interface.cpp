@@ -38,20 +38,6 @@ TypeId block_type_of(const EmitContext& ctx, TypeId pointee) {
 
 // Interface locations a type occupies (GLSL 4.50 §4.4.1: one per vector,
 // one per matrix column, arrays and structs add up).
-std::uint32_t location_slots(const EmitContext& ctx, TypeId t) {
-  const ir::Type& ty = ctx.m.type(t);
-  switch (ty.kind) {
-    case TypeKind::Matrix: return ty.count;
-    case TypeKind::Array: return ty.count * location_slots(ctx, ty.element);
-    case TypeKind::Struct: {
-      std::uint32_t n = 0;
-      for (const auto& mem : ty.members) n += location_slots(ctx, mem.type);
-      return n;
-    }
-    default: return 1;
-  }
-}
-
 bool holds_integers(const EmitContext& ctx, TypeId t) {
   const TypeId e = innermost_element(ctx, t);
   const auto k = ir::component_kind(ctx.m, e);
@@ -106,7 +92,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && out[i].location) {
-      const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
+      const std::uint32_t n = ir::location_slots(m, ir::location_type(m, v));
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       for (std::uint32_t k = 0; k < n; ++k) {
         const auto other = used.find(*out[i].location + k);
@@ -128,7 +114,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
     const ir::Variable& v = m.variable(id);
     if (is_user_varying(ctx, id) && !out[i].location) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
-      const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
+      const std::uint32_t n = ir::location_slots(m, ir::location_type(m, v));
       std::uint32_t start = 0;
       for (;;) {
         bool free = true;

@@ -1,6 +1,5 @@
 // What the declarations and the naming both need to know about global
-// variables: the type a variable holds, its block type, the interface
-// locations a type occupies, and (Vulkan) the locations and bindings the
+// variables: the type a variable holds, its block type, and (Vulkan) the locations and bindings the
 // output gives variables that have none.
 #pragma once
 
@@ -14,7 +13,6 @@ ir::TypeId pointee_of(const EmitContext& ctx, const ir::Variable& v);  // invali
 ir::StorageClass storage_of(const EmitContext& ctx, const ir::Variable& v);
 // The block struct a variable holds (directly or as an array of blocks), or invalid.
 ir::TypeId block_type_of(const EmitContext& ctx, ir::TypeId pointee);
-std::uint32_t location_slots(const EmitContext& ctx, ir::TypeId t);
 bool holds_integers(const EmitContext& ctx, ir::TypeId t);
 // The decorations of m.globals(), with Vulkan's missing locations and
 // bindings filled in; fails `ctx` where inputs or outputs overlap.

@@ -61,6 +61,7 @@ std::optional<TargetEnv> target_env_from_string(std::string_view text) {
 std::string_view to_string(TargetEnv env) { return info(env).name; }
 std::uint32_t spirv_version(TargetEnv env) { return info(env).version; }
 bool is_vulkan(TargetEnv env) { return env <= TargetEnv::Vulkan1_3; }
+spv_target_env spvtools_env(TargetEnv env) { return info(env).tools_env; }
 
 Result<std::vector<std::uint32_t>> emit(const ir::Module& module, const Options& options) {
   // The emitter relies on the validator's guarantees (a tree, jumps where

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include <spirv-tools/libspirv.h>
+
 #include "ir/module.h"
 #include "ir/result.h"
 
@@ -44,6 +46,8 @@ std::string_view to_string(TargetEnv env);
 // The SPIR-V version word the target's modules carry (0x00010300 for 1.3).
 std::uint32_t spirv_version(TargetEnv env);
 bool is_vulkan(TargetEnv env);
+// SPIRV-Tools' name for the environment (what spirv-val --target-env takes).
+spv_target_env spvtools_env(TargetEnv env);
 
 struct Options {
   TargetEnv target = TargetEnv::Vulkan1_0;

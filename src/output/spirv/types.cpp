@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/image_format.h"
 #include "ir/typing.h"
 
 namespace sluice::spirv::detail {
@@ -25,36 +26,11 @@ spv::Dim dim_of(ir::ImageDim d) {
   return spv::Dim::Dim2D;
 }
 
-struct FormatName {
-  std::string_view glsl;
-  spv::ImageFormat format;
-  bool extended;  // needs StorageImageExtendedFormats
-};
-
-#define SLUICE_FORMAT(glsl, spv_name, ext) FormatName{glsl, spv::ImageFormat::spv_name, ext}
-constexpr FormatName kFormats[] = {
-    SLUICE_FORMAT("rgba32f", Rgba32f, false),    SLUICE_FORMAT("rgba16f", Rgba16f, false),
-    SLUICE_FORMAT("r32f", R32f, false),          SLUICE_FORMAT("rgba8", Rgba8, false),
-    SLUICE_FORMAT("rgba8_snorm", Rgba8Snorm, false), SLUICE_FORMAT("rg32f", Rg32f, true),
-    SLUICE_FORMAT("rg16f", Rg16f, true),         SLUICE_FORMAT("r11f_g11f_b10f", R11fG11fB10f, true),
-    SLUICE_FORMAT("r16f", R16f, true),           SLUICE_FORMAT("rgba16", Rgba16, true),
-    SLUICE_FORMAT("rgb10_a2", Rgb10A2, true),    SLUICE_FORMAT("rg16", Rg16, true),
-    SLUICE_FORMAT("rg8", Rg8, true),             SLUICE_FORMAT("r16", R16, true),
-    SLUICE_FORMAT("r8", R8, true),               SLUICE_FORMAT("rgba16_snorm", Rgba16Snorm, true),
-    SLUICE_FORMAT("rg16_snorm", Rg16Snorm, true), SLUICE_FORMAT("rg8_snorm", Rg8Snorm, true),
-    SLUICE_FORMAT("r16_snorm", R16Snorm, true),  SLUICE_FORMAT("r8_snorm", R8Snorm, true),
-    SLUICE_FORMAT("rgba32i", Rgba32i, false),    SLUICE_FORMAT("rgba16i", Rgba16i, false),
-    SLUICE_FORMAT("rgba8i", Rgba8i, false),      SLUICE_FORMAT("r32i", R32i, false),
-    SLUICE_FORMAT("rg32i", Rg32i, true),         SLUICE_FORMAT("rg16i", Rg16i, true),
-    SLUICE_FORMAT("rg8i", Rg8i, true),           SLUICE_FORMAT("r16i", R16i, true),
-    SLUICE_FORMAT("r8i", R8i, true),             SLUICE_FORMAT("rgba32ui", Rgba32ui, false),
-    SLUICE_FORMAT("rgba16ui", Rgba16ui, false),  SLUICE_FORMAT("rgba8ui", Rgba8ui, false),
-    SLUICE_FORMAT("r32ui", R32ui, false),        SLUICE_FORMAT("rgb10_a2ui", Rgb10a2ui, true),
-    SLUICE_FORMAT("rg32ui", Rg32ui, true),       SLUICE_FORMAT("rg16ui", Rg16ui, true),
-    SLUICE_FORMAT("rg8ui", Rg8ui, true),         SLUICE_FORMAT("r16ui", R16ui, true),
-    SLUICE_FORMAT("r8ui", R8ui, true),
-};
-#undef SLUICE_FORMAT
+// ir/image_format.h spells SPIR-V's Image Format values as numbers (the IR
+// does not include the SPIR-V headers); these keep the two in step.
+static_assert(static_cast<std::uint32_t>(spv::ImageFormat::Rgba32f) == 1);
+static_assert(static_cast<std::uint32_t>(spv::ImageFormat::R8Snorm) == 20);
+static_assert(static_cast<std::uint32_t>(spv::ImageFormat::R8ui) == 39);
 
 std::uint32_t u32(spv::StorageClass s) { return static_cast<std::uint32_t>(s); }
 
@@ -272,14 +248,12 @@ std::uint32_t ModuleContext::emit_image_type(const ir::ImageDescriptor& d) {
   const std::uint32_t sampled_type = type(vector_of(d.sampled_type, 1));
   spv::ImageFormat format = spv::ImageFormat::Unknown;
   if (!d.format.empty() && d.format != "unknown") {
-    bool found = false;
-    for (const FormatName& fm : kFormats) {
-      if (fm.glsl != d.format) continue;
-      format = fm.format;
-      if (fm.extended) require(spv::Capability::StorageImageExtendedFormats);
-      found = true;
+    if (const ir::ImageFormat* known = ir::find_image_format(d.format)) {
+      format = static_cast<spv::ImageFormat>(known->spirv);
+      if (known->extended) require(spv::Capability::StorageImageExtendedFormats);
+    } else {
+      fail(fmt::format("unknown image format '{}'", d.format));
     }
-    if (!found) fail(fmt::format("unknown image format '{}'", d.format));
   }
   const bool subpass = d.dim == ir::ImageDim::SubpassData;
   const std::uint32_t sampled = (d.storage || subpass) ? 2 : 1;
