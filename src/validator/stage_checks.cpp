@@ -11,6 +11,7 @@
 // of ir/structure.h (a barrier's enclosing construct is its context's).
 #include <fmt/format.h>
 
+#include "ir/built_in_type.h"
 #include "ir/stage_interface.h"
 #include "ir/structure.h"
 #include "validator/context.h"
@@ -91,6 +92,10 @@ void check_stage_variables(Context& ctx) {
       ctx.report(fmt::format("v{} '{}' is patch; only tessellation control outputs and tessellation evaluation "
                              "inputs are",
                              v.index(), var.name.text));
+    if (!var.decorations.built_in.empty())
+      if (const auto want = ir::built_in_type_problem(ctx.m, var.decorations.built_in, ir::location_type(ctx.m, var)))
+        ctx.report(fmt::format("v{} '{}' is the built-in {}, which must be {}", v.index(), var.name.text,
+                               var.decorations.built_in, *want));
     // docs/limits.md: an interface variable's locations end below 65536
     // (real devices have a few dozen), so that counting them is bounded.
     if ((storage == ir::StorageClass::Input || storage == ir::StorageClass::Output) && var.decorations.built_in.empty()) {

@@ -127,3 +127,21 @@ TEST_CASE("interface rules: a storage image's format is one of GLSL's", "[valida
   REQUIRE(problems.size() == 1);
   REQUIRE_THAT(problems[0].message, Catch::Contains("image format 'r64f' is none of GLSL's format qualifiers"));
 }
+
+TEST_CASE("interface rules: a built-in has the type Vulkan gives it", "[validator][interface]") {
+  ir::Module m(ir::ShaderStage::Compute);
+  ir::Builder b(m);
+  ir::Decorations d;
+  d.built_in = "LocalInvocationId";
+  const ir::VariableId id =
+      b.add_global({"gl_LocalInvocationID", ir::NameSource::Internal}, ir::predefined::kUVec3, ir::StorageClass::Input,
+                   ir::Precision::None, d);
+  b.begin_function({"main", ir::NameSource::Internal}, ir::predefined::kVoid);
+  must(b.terminate(ir::Opcode::Return));
+  require_valid(m);
+  // The campaign's finding: a 4-component LocalInvocationId (spirv-val:
+  // VUID-LocalInvocationId-LocalInvocationId-04283).
+  m.variable(id).type = m.pointer_type(ir::predefined::kUVec4, ir::StorageClass::Input);
+  require_only_problem(m, "v0 'gl_LocalInvocationID' is the built-in LocalInvocationId, which must be a 3-component "
+                          "vector of 32-bit integers");
+}

@@ -6,7 +6,6 @@
 #include "frontend/glsl/block_names.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -17,17 +16,13 @@ namespace {
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// What may stand right before a block's name: the storage qualifiers of
-// GLSL's interface blocks and of the ray-tracing and mesh extensions'.
-bool is_block_storage(std::string_view word) {
-  static constexpr std::array<std::string_view, 16> kStorage = {
-      "uniform",         "buffer",           "in",
-      "out",             "shared",           "rayPayloadEXT",
-      "rayPayloadInEXT", "hitAttributeEXT",  "callableDataEXT",
-      "callableDataInEXT", "shaderRecordEXT", "rayPayloadNV",
-      "rayPayloadInNV",  "hitAttributeNV",   "callableDataNV",
-      "taskPayloadSharedEXT"};
-  return std::find(kStorage.begin(), kStorage.end(), word) != kStorage.end();
+// What may stand right before a block's name: a qualifier (`uniform`,
+// `buffer`, `in`, `readonly`, an extension's storage such as
+// `rayPayloadEXT`: any word but `struct`) or the `)` of a layout
+// qualifier, which alone declares a block too (glslang's grammar:
+// type_qualifier IDENTIFIER LEFT_BRACE).
+bool may_precede_block_name(std::string_view token, bool identifier) {
+  return identifier ? token != "struct" : token == ")";
 }
 
 struct Token {
@@ -57,8 +52,8 @@ class Scanner {
       } else if (current.text == ")") {
         parens = std::max(parens - 1, 0);
       }
-      // `storage Name {` at global scope declares a block called Name.
-      if (current.text == "{" && braces == 1 && parens == 0 && previous.identifier && is_block_storage(previous_word_)) {
+      // `qualifier Name {` at global scope declares a block called Name.
+      if (current.text == "{" && braces == 1 && parens == 0 && previous.identifier && before_previous_ok_) {
         BlockName b{std::string(previous.text), previous.at, false, {}};
         if (auto f = functions.find(previous.text); f != functions.end()) {
           b.clashes_with_function = true;
@@ -69,7 +64,7 @@ class Scanner {
       // The token before `previous` decides what `previous` is: a type or
       // qualifier before a name makes `name(` a function declaration.
       before_previous_is_type_ = previous.identifier || previous.text == "]";
-      previous_word_ = previous.identifier ? previous.text : std::string_view();
+      before_previous_ok_ = may_precede_block_name(previous.text, previous.identifier);
       previous = current;
     }
     return scan;
@@ -157,7 +152,7 @@ class Scanner {
   std::string file_;
   bool at_line_start_ = true;
   bool before_previous_is_type_ = false;
-  std::string_view previous_word_;
+  bool before_previous_ok_ = false;
 };
 
 }  // namespace

@@ -92,6 +92,9 @@ glslang::TShader::Includer::IncludeResult* FileIncluder::found(const std::string
     std::ifstream in(path, std::ios::binary);
     if (!in) return failure(fmt::format("cannot read '{}'", path));
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // As for the shader itself (session.cpp): glslang's preprocessor and
+    // parser disagree on a NUL byte, so none may reach them.
+    if (text.find('\0') != std::string::npos) return failure(fmt::format("'{}' contains a NUL byte", path));
     at = index_.emplace(path, files_.size()).first;
     files_.push_back({path, std::move(text)});
   }

@@ -314,6 +314,18 @@ Result compile(std::string_view source, std::string_view file_name, const Option
                                   ".geom, .tesc or .tese, or give the stage"});
     return result;
   }
+  // GLSL source has no NUL character (GLSL 4.60 §3.1, the character set).
+  // glslang's preprocessor stops at one while its parser reads on (and
+  // glslangValidator, reading C strings, stops there), so the text is
+  // refused with the NUL's position instead.
+  if (const std::size_t nul = source.find('\0'); nul != std::string_view::npos) {
+    const std::string_view before = source.substr(0, nul);
+    const auto line = static_cast<std::uint32_t>(std::count(before.begin(), before.end(), '\n') + 1);
+    const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    result.diagnostics.push_back({Severity::Error, file, line, static_cast<std::uint32_t>(nul - line_start + 1),
+                                  "a NUL byte, which GLSL source cannot contain"});
+    return result;
+  }
   if (source.size() > static_cast<std::size_t>(INT_MAX)) {
     result.diagnostics.push_back({Severity::Error, file, 0, 0, "a shader larger than 2 GiB is not supported"});
     return result;

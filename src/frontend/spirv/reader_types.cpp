@@ -562,7 +562,10 @@ std::optional<ReadError> Reader::read_globals() {
             !value_type.members[0].built_in.empty()) {
           // gl_PerVertex: one variable per member.
           std::vector<ir::VariableId> members;
-          for (const ir::StructMember& mem : m_.type(vt).members) {
+          // A copy: add_global interns pointer types, which may move the
+          // module's type table under a reference into it.
+          const std::vector<ir::StructMember> block_members = m_.type(vt).members;
+          for (const ir::StructMember& mem : block_members) {
             ir::Decorations md;
             md.built_in = mem.built_in;
             md.invariant = d.invariant;
@@ -621,7 +624,9 @@ std::optional<ReadError> Reader::read_globals() {
       const Instruction& p = sm_.instructions[pi];
       const ir::TypeId pt = type(p.type_id);
       if (!pt.valid()) break;
-      const ir::Type& ptt = m_.type(pt);
+      // A copy: add_parameter interns the parameter's pointer type, which
+      // may move the module's type table (a reference would dangle).
+      const ir::Type ptt = m_.type(pt);
       std::string pname = name_of(p.result_id);
       if (pname.empty()) pname = fmt::format("p{}", p.result_id);
       const ir::Name n{pname, ir::NameSource::Temporary};
