@@ -138,7 +138,7 @@ Outcome run_spirv(std::string_view bytes) {
   auto input_is_valid = [&] {
     return spirv_in::validate(input, spirv::spvtools_env(spirv::Options{}.target)).messages.empty();
   };
-  auto r = spirv_in::read(input, spirv_in::ReadOptions{"fuzz.spv", std::nullopt});
+  auto r = spirv_in::read(input, spirv_in::ReadOptions{"fuzz.spv"});
   if (r) {
     Outcome outcome = from_front_end(std::move(r).value(), "SPIR-V");
     const bool output_invalid = outcome.finding.starts_with("SPIR-V output fails") ||

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "frontend/spirv/module.h"
 #include "ir/module.h"
@@ -23,7 +24,10 @@
 namespace sluice::spirv_in {
 
 struct ReadOptions {
-  std::string file_name = "<spirv>";  // for messages
+  ReadOptions(std::string file = "<spirv>", std::optional<spv_target_env> env = std::nullopt)
+      : file_name(std::move(file)), validate_for(env) {}
+
+  std::string file_name;  // for messages
   // When set, the input must pass spirv-val for this environment first
   // (spirv_in::validate: a newer module is checked in its version's
   // environment of the same family). The reader expects valid SPIR-V, as

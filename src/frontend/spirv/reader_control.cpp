@@ -686,6 +686,10 @@ std::optional<ReadError> Reader::read_function(const Function& f, ir::FunctionId
       if (inst.opcode == spv::Op::OpVariable) {
         const ir::TypeId pt = type(inst.type_id);
         if (!pt.valid()) break;
+        if (m_.type(pt).kind != ir::TypeKind::Pointer) {
+          fail(inst, "the result type of a variable is not a pointer");
+          break;
+        }
         if (m_.type(pt).storage != ir::StorageClass::Function) {
           fail(inst, "a variable inside a function that is not of Function storage");
           break;

@@ -121,6 +121,9 @@ Result<std::string> emit(const ir::Module& m, const Options& options) {
   // output's emit()); it reports only what GLSL cannot express.
   if (const auto problems = validator::validate(m, {1}); !problems.empty())
     return Error{"invalid IR: " + validator::describe(m, problems.front())};
+  // The validator lets a module without functions through (a fragment of
+  // IR); a GLSL shader needs main() (glslang: "Missing entry point").
+  if (!m.entry_point().valid()) return Error{"GLSL output: the module has no entry point (no function 'main')"};
   EmitContext ctx(m, options);
   compute_canonical_types(ctx);
   if (ctx.es) choose_default_precisions(ctx);
