@@ -1,7 +1,8 @@
 // The pass registry and pipeline runner. Pipelines:
 //   O0: dealias — Alias is a transformation aid no output understands.
 //   O1: dealias, inline-functions (first, as in spirv-opt -O; GLSL has no
-//       recursion), lower-increments; then replace-uninitialized-loads →
+//       recursion), lower-increments, initialize-constant-variables; then
+//       replace-uninitialized-loads →
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
 //       eliminate-dead-stores → eliminate-dead-code repeated while any of
@@ -41,6 +42,9 @@ PassManager::PassManager() {
        eliminate_dead_stores});
   add({"replace-uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
        replace_uninitialized_loads});
+  add({"initialize-constant-variables",
+       "Function/Private variables only ever stored one constant get it as initializer, the stores dropped",
+       initialize_constant_variables});
   add({"lower-increments", "++/-- on Function/Private scalars and vectors become Load, Add/Sub, Store",
        lower_increments});
   add({"forward-stores", "loads of Function/Private variables whose stored value dominates them",
@@ -98,7 +102,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
   if (level.starts_with('-')) level.remove_prefix(1);
   if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
   if (level == "O1")
-    return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments"}, 1},
+    return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
                      Stage{{"replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
                             "eliminate-dead-code"},

@@ -47,6 +47,10 @@ PassResult eliminate_dead_stores(ir::Module& m);
 // Loads of Private globals and locals without initializer that nothing
 // writes (their value is undefined) become zero constants.
 PassResult replace_uninitialized_loads(ir::Module& m);
+// Function/Private variables whose every write stores one constant get it
+// as their initializer; the stores go, a local's declaration moves to the
+// entry block.
+PassResult initialize_constant_variables(ir::Module& m);
 // Increments of Function/Private scalars and vectors become Load, Add or
 // Sub, Store.
 PassResult lower_increments(ir::Module& m);

@@ -154,6 +154,8 @@ void check_instructions(Context& ctx, ir::FunctionId fid) {
                      "flow or another function)",
                      w);
       }
+      if (inst.opcode == Opcode::Demote && stage != ShaderStage::Fragment)
+        ctx.report(fmt::format("Demote in a {} shader; only fragment shaders demote", ir::to_string(stage)), w);
     }
   }
 }

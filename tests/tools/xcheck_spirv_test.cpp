@@ -105,3 +105,22 @@ TEST_CASE("a call that may discard stays a call in a continue construct, and run
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("1 passed, 0 failed"));
 }
+
+// `sluice xcheck` of tests/tools/xcheck_spirv/NAME passes all three ways.
+static void check_passes_all_ways(const std::string& name) {
+  Scratch s;
+  const Run r = run_sluice(s, "xcheck -j 1 " + quote(xcheck_input(name)));
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("sluice-spirv              1      0      0      0"));
+  CHECK_THAT(r.out, Catch::Contains("sluice-glsl               1      0      0      0"));
+  CHECK_THAT(r.out, Catch::Contains("1 passed, 0 failed"));
+}
+
+TEST_CASE("OpDemoteToHelperInvocation runs as the input does, through Sluice's SPIR-V and GLSL") {
+  check_passes_all_ways("demote.spvasm");
+}
+
+TEST_CASE("exits without a merge instruction (a conditional fall-through, a Merge beside a break) run as the input does") {
+  check_passes_all_ways("exits-without-merge.spvasm");
+}

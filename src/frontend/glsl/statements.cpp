@@ -205,7 +205,7 @@ void Translator::branch_statement(TIntermBranch* node) {
       terminate(ir::Opcode::Return, v);
       return;
     }
-    case glslang::EOpDemote: return unsupported(node->getLoc(), "demote (GL_EXT_demote_to_helper_invocation)");
+    case glslang::EOpDemote: emit(ir::Opcode::Demote, {}); return;
     default: return unsupported(node->getLoc(), "this branch statement");
   }
 }

@@ -74,7 +74,10 @@ class Walk {
       switch (w.kind) {
         case Work::Kind::Goto: go(w.target, w.ctx); break;
         case Work::Kind::LoopHeader: loop_header(w); break;
-        case Work::Kind::LoopBodyTerminator: terminator(w.target, w.ctx); break;
+        case Work::Kind::LoopBodyTerminator:
+          // An OpBranchConditional with equal targets is an OpBranch: go on.
+          if (auto next = terminator(w.target, w.ctx)) go(*next, w.ctx);
+          break;
         case Work::Kind::DoLoopBody:
           body(w.target);
           if (auto next = terminator(w.target, w.ctx)) go(*next, w.ctx);
@@ -158,8 +161,13 @@ class Walk {
     switch (e) {
       case Exit::Merge: return terminate(ir::Opcode::Merge);
       case Exit::Break: return terminate(ir::Opcode::Break);
-      case Exit::Continue:
-      case Exit::BackEdge: return terminate(ir::Opcode::Continue);
+      case Exit::Continue: return terminate(ir::Opcode::Continue);
+      case Exit::BackEdge:
+        // An unconditional back edge ending a DoLoop's condition chain (a
+        // loop that is its own continue target): the chain ends in a LoopIf.
+        if (ctx >= 0 && r_.constructs_[ctx].kind == Construct::Kind::Loop && r_.constructs_[ctx].do_loop)
+          return terminate(ir::Opcode::LoopIf, r_.m_.bool_constant(true));
+        return terminate(ir::Opcode::Continue);
       case Exit::Passthrough: return terminate(ir::Opcode::Passthrough);
       case Exit::FlagBreak: {
         std::int32_t cc = -1;
@@ -173,14 +181,15 @@ class Walk {
         (void)r_.b_.store(s.break_flag, r_.m_.bool_constant(true));
         return terminate(ir::Opcode::Break);
       }
-      case Exit::Bad: {
-        std::string where = "the innermost construct";
-        r_.fail(fmt::format("a branch to block {} leaves {} in a way the block tree cannot express (a branch to "
-                            "the merge of a selection that is not the innermost, out of a continue construct "
-                            "other than the back edge, or from one switch case into another that does not follow it)",
-                            label(x), where));
+      case Exit::Bad:
+        // Each such branch breaks a rule of SPIR-V §2.11.3 (spirv-val
+        // refuses them too); read_function appends the rule the
+        // analysis finds (docs/spirv-cfg.md).
+        r_.fail(fmt::format("a branch to block {} is not a structured exit of the constructs it leaves (a selection "
+                            "exits only to its own merge block, a continue construct only from its back-edge block, "
+                            "a case only to its switch's merge or the case that follows it)",
+                            label(x)));
         return;
-      }
       case Exit::None: return;
     }
   }
@@ -309,15 +318,21 @@ class Walk {
       return std::nullopt;
     }
     if (et != Exit::None && ef != Exit::None) {
-      // Both sides leave; each becomes a sub-block of a new If, where a
-      // Passthrough would no longer end the case (the IR allows it only
-      // there): a conditional fall-through has no block-tree form.
-      if (et == Exit::Passthrough || ef == Exit::Passthrough) {
-        r_.fail(t, fmt::format("a conditional branch from block {} to {} and {}, one a fall-through to the next "
-                               "case, without a merge instruction is not supported",
-                               label(x), label(tt), label(ff)));
+      // Both sides leave. A Merge or a Passthrough ends the chain it stands
+      // in: inside a new If it would end that If (and the IR allows a
+      // Passthrough only at the end of a case's chain). So such an exit
+      // (a conditional fall-through, or a selection's merge beside a break)
+      // follows the new If, which holds only the other exit. The two never
+      // meet: a Merge needs an If innermost, a Passthrough a case.
+      const bool t_ends = et == Exit::Merge || et == Exit::Passthrough;
+      if (t_ends || ef == Exit::Merge || ef == Exit::Passthrough) {
+        auto ib = r_.b_.branch_if(t_ends ? negate(c, t) : c, false);
+        if (!ib) return r_.fail(t, ib.error()), std::nullopt;
+        push(Work{Work::Kind::Goto, ib->merge, t_ends ? tt : ff, ctx, mark});
+        push(Work{Work::Kind::Goto, ib->true_block, t_ends ? ff : tt, ctx, mark});
         return std::nullopt;
       }
+      // Otherwise each exit is a sub-block of a new If.
       auto ib = r_.b_.branch_if(c, true);
       if (!ib) return r_.fail(t, ib.error()), std::nullopt;
       push(Work{Work::Kind::Terminate, ib->merge, kNone, ctx, mark, {}, ir::Opcode::Unreachable});
@@ -328,22 +343,22 @@ class Walk {
     const bool true_exits = et != Exit::None;
     const Exit e = true_exits ? et : ef;
     const BlockIndex exit_target = true_exits ? tt : ff, rest = true_exits ? ff : tt;
-    if (e == Exit::Merge || e == Exit::Passthrough || e == Exit::BackEdge) {
-      // A Merge (Passthrough, back edge) inside a new If would end that If:
-      // the rest goes inside instead, and the exit follows the new If.
-      const ir::Operand to_rest = true_exits ? negate(c, t) : c;
-      auto ib = r_.b_.branch_if(to_rest, false);
+    if (e == Exit::Passthrough || e == Exit::BackEdge) {
+      // Neither a case nor the loop header is a merge block or continue
+      // target, so SPIR-V §2.11 requires an OpSelectionMerge here.
+      r_.fail(t, fmt::format("unstructured branch: block {} branches to {} (a fall-through or back edge) and {} "
+                             "without a merge instruction",
+                             label(x), label(exit_target), label(rest)));
+      return std::nullopt;
+    }
+    if (e == Exit::Merge) {
+      // A Merge inside a new If would end that If: the rest goes inside
+      // instead, where the same merge block again is the rest's Merge
+      // (ending the new If, whose merge block then merges).
+      auto ib = r_.b_.branch_if(true_exits ? negate(c, t) : c, false);
       if (!ib) return r_.fail(t, ib.error()), std::nullopt;
-      std::int32_t inner = ctx;
-      if (e == Exit::Merge) {
-        // The same merge block again: the rest's Merge ends the new If, whose merge block then merges.
-        inner = push_construct(Construct{Construct::Kind::If, exit_target, kNone, kNone, kNone, 0, false, false, ctx});
-      } else {
-        r_.fail(t, fmt::format("a conditional branch from block {} to {} (a fall-through or back edge) without a "
-                               "merge instruction is not supported",
-                               label(x), label(exit_target)));
-        return std::nullopt;
-      }
+      const std::int32_t inner =
+          push_construct(Construct{Construct::Kind::If, exit_target, kNone, kNone, kNone, 0, false, false, ctx});
       push(Work{Work::Kind::Goto, ib->merge, exit_target, ctx, mark});
       push(Work{Work::Kind::Goto, ib->true_block, rest, inner, mark});
       return std::nullopt;
@@ -580,24 +595,18 @@ class Walk {
     else push(Work{Work::Kind::LoopBodyTerminator, w.body, h, w.ctx, w.mark});
   }
 
-  // A DoLoop whose header is its own continue target: the header is the
-  // condition chain (the body only continues).
+  // A DoLoop whose header is its own continue target: the continue
+  // construct is the whole loop, read from the header as the condition
+  // chain (the body only continues), ending where the back-edge block
+  // branches to the header or the merge (a LoopIf).
   void self_loop_condition(const Work& w) {
     const BlockIndex h = w.target;
     body(h);
     if (r_.failed()) return;
     const Block& hb = f_.blocks[h];
-    const Instruction& t = term(h);
-    if (t.opcode == spv::Op::OpBranch && hb.successors[0] == h)
+    if (term(h).opcode == spv::Op::OpBranch && hb.successors[0] == h)
       return terminate(ir::Opcode::LoopIf, r_.m_.bool_constant(true));
-    if (t.opcode == spv::Op::OpBranchConditional) {
-      const auto& s = hb.successors;
-      const ir::Operand c = r_.value(r_.in(t, 0));
-      if (s[0] == h && s[1] == hb.merge_block) return terminate(ir::Opcode::LoopIf, c);
-      if (s[1] == h && s[0] == hb.merge_block) return terminate(ir::Opcode::LoopIf, negate(c, t));
-    }
-    r_.fail(t, fmt::format("loop {} is its own continue target but does not branch to itself or its merge block",
-                           label(h)));
+    if (auto next = terminator(h, w.ctx)) go(*next, w.ctx);
   }
 
   Reader& r_;
@@ -707,9 +716,15 @@ std::optional<ReadError> Reader::read_function(const Function& f, ir::FunctionId
         const ir::TypeId t = type(inst.type_id);
         if (!t.valid()) break;
         const ir::TypeKind k = m_.type(t).kind;
-        if (k == ir::TypeKind::Pointer || k == ir::TypeKind::Image || k == ir::TypeKind::Sampler ||
-            k == ir::TypeKind::SampledImage) {
-          fail(inst, "a phi of pointers or opaque values");
+        // Neither is Shader-capability SPIR-V: spirv-val refuses an OpPhi of
+        // pointers without VariablePointers(StorageBuffer) and an OpPhi of
+        // images, samplers or sampled images outright.
+        if (k == ir::TypeKind::Pointer) {
+          fail(inst, "an OpPhi of pointers needs the VariablePointers capability, which the reader does not support");
+          break;
+        }
+        if (k == ir::TypeKind::Image || k == ir::TypeKind::Sampler || k == ir::TypeKind::SampledImage) {
+          fail(inst, "an OpPhi of images, samplers or sampled images is not valid SPIR-V");
           break;
         }
         phi_var_[inst.result_id] = local(t, fmt::format("phi{}", inst.result_id), precision_of(inst.result_id));

@@ -613,6 +613,7 @@ void Reader::instruction(const Instruction& inst) {
     }
     // --- barriers ---
     case Op::OpControlBarrier: emit(inst, O::ControlBarrier, {}); return;
+    case Op::OpDemoteToHelperInvocation: emit(inst, O::Demote, {}); return;
     case Op::OpMemoryBarrier: {
       const Id sem_id = in(inst, 1), scope_id = in(inst, 0);
       const std::uint32_t sem = ids_[sem_id].kind == Kind::Constant ? m_.constant(ir::ConstantId(ids_[sem_id].index)).bits : 0;

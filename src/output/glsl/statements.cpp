@@ -584,6 +584,10 @@ void FunctionEmitter::instruction(Frame& f, ir::BlockId id, std::size_t index, c
   const std::vector<RegisterId> consumed =
       consumed_by(std::span<const ir::Operand>(inst.operands.data(), inst.operands.size()));
   flush(f, consumed, access, r);
+  if (op == Opcode::Demote) {
+    ctx_.extensions.insert("GL_EXT_demote_to_helper_invocation");
+    return statement(f, "demote", false);
+  }
   if (!(r.valid() && regs_.compound_value[r.index()])) bind_out_of_order(f, inst);
   if (r.valid() && regs_.compound_value[r.index()]) {
     // V = L op X for "P op= X": only X is spelled; the Store adds the rest.

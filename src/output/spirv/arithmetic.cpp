@@ -410,6 +410,12 @@ void FunctionEmitter::emit_builtin(const ir::Instruction& inst) {
                {mc_.uint_constant(2), mc_.uint_constant(2), mc_.uint_constant(kAcqRel | kWorkgroup)});
       return;
     case Opcode::EmitVertex: body_.op(spv::Op::OpEmitVertex, {}); return;
+    case Opcode::Demote:
+      // SPV_EXT_demote_to_helper_invocation (core in SPIR-V 1.6).
+      mc_.require(spv::Capability::DemoteToHelperInvocation);
+      mc_.require_extension("SPV_EXT_demote_to_helper_invocation");
+      body_.op(spv::Op::OpDemoteToHelperInvocation, {});
+      return;
     case Opcode::EndPrimitive: body_.op(spv::Op::OpEndPrimitive, {}); return;
     case Opcode::EmitStreamVertex:
     case Opcode::EndStreamPrimitive:

@@ -211,3 +211,13 @@ TEST_CASE("a non-void function that can fall off its end returns a zero value th
   REQUIRE(returns.size() == 2);
   CHECK(returns[1].instruction->operands[0] == Operand(predefined::kFloatZero));
 }
+
+TEST_CASE("demote is the Demote instruction, not a terminator") {
+  const Module m = testing::compile_valid(fragment("if (a < 0.5) demote; color = vec4(dFdx(a));",
+                                                   "#extension GL_EXT_demote_to_helper_invocation : require"));
+  const auto demotes = testing::find_all(main_of(m), Opcode::Demote);
+  REQUIRE(demotes.size() == 1);
+  CHECK(testing::count(m, Opcode::Discard) == 0);
+  // The If's true block goes on to its Merge after the Demote.
+  CHECK(main_of(m).block(demotes[0].block).terminator_opcode() == Opcode::Merge);
+}

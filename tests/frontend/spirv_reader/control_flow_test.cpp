@@ -135,6 +135,47 @@ OpFunctionEnd
   CHECK(dump.find("DoLoop") != std::string::npos);
 }
 
+TEST_CASE("a loop that is its own continue target over several blocks reads as a DoLoop") {
+  // The continue construct is the whole loop (Tint's reader samples,
+  // Loop_MultiBlockContinueIsEntireLoop): the condition chain runs from the
+  // header to the back-edge block %b.
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %b
+OpLoopMerge %m %h None
+OpBranch %b
+%b = OpLabel
+%inext = OpIAdd %int %i %i1
+%lt = OpSLessThan %bool %inext %n
+OpBranchConditional %lt %h %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("DoLoop") != std::string::npos);
+  CHECK(dump.find("LoopIf") != std::string::npos);
+}
+
+TEST_CASE("a loop header branching conditionally to one block twice goes on to it") {
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%c0 = OpSLessThan %bool %n %i2
+OpLoopMerge %m %c None
+OpBranchConditional %c0 %body %body
+%body = OpLabel
+OpStore %out %v0
+OpBranch %m
+%c = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("Store") != std::string::npos);
+}
+
 TEST_CASE("switch cases that fall through read as Passthrough, in fall-through order") {
   const std::string dump = read_ok(R"(
 OpSelectionMerge %m None
@@ -212,6 +253,147 @@ OpStore %out %v
 OpReturn
 OpFunctionEnd
 )");
+}
+
+TEST_CASE("a conditional fall-through without a merge instruction is an If before the Passthrough") {
+  // %a falls through to %b or breaks: both targets leave the case, and the
+  // switch's merge is a merge block, so no OpSelectionMerge is needed.
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpSwitch %n %m 1 %a 2 %b
+%a = OpLabel
+OpStore %out %v0
+OpBranchConditional %c0 %b %m
+%b = OpLabel
+OpStore %out %v0
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("Passthrough") != std::string::npos);
+  CHECK(dump.find("Break") != std::string::npos);
+}
+
+TEST_CASE("a branch to the selection's merge or out of the loop, without a merge instruction, reads") {
+  // %t's targets: the innermost selection's merge (Merge) and the loop's
+  // merge (Break); the Merge follows an If holding the Break.
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %c
+OpLoopMerge %lm %c None
+OpBranch %body
+%body = OpLabel
+%c0 = OpSLessThan %bool %i %n
+OpSelectionMerge %sm None
+OpBranchConditional %c0 %t %sm
+%t = OpLabel
+%c1 = OpSLessThan %bool %i %i2
+OpBranchConditional %c1 %sm %lm
+%sm = OpLabel
+OpBranch %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+OpBranch %h
+%lm = OpLabel
+OpStore %out %v0
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(dump.find("Break") != std::string::npos);
+  CHECK(dump.find("Merge") != std::string::npos);
+}
+
+// Shapes spirv-val (SPIRV-Tools 2023.1) rejects as well: the reader's error
+// names the branch and ends with the rule of docs/spirv-cfg.md it breaks.
+TEST_CASE("a continue construct that leaves to the merge other than from its back-edge block is refused") {
+  const std::string e = read_error(kHeader + R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %be
+OpLoopMerge %m %c None
+OpBranch %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+%ge = OpSGreaterThanEqual %bool %inext %n
+OpBranchConditional %ge %m %be
+%be = OpLabel
+OpBranch %h
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(e.find("not a structured exit") != std::string::npos);
+  CHECK(e.find("[back-edge-spd-continue") != std::string::npos);
+}
+
+TEST_CASE("a branch to the merge of a selection that is not the innermost is refused") {
+  const std::string e = read_error(kHeader + R"(
+%c0 = OpSLessThan %bool %n %i2
+%c1 = OpSLessThan %bool %n %i1
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %m
+%t = OpLabel
+OpSelectionMerge %m2 None
+OpBranchConditional %c1 %t2 %m2
+%t2 = OpLabel
+OpBranch %m
+%m2 = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(e.find("not a structured exit") != std::string::npos);
+  CHECK(e.find("[exit") != std::string::npos);
+}
+
+TEST_CASE("an OpPhi of pointers is refused, naming the capability it needs") {
+  // Valid only with VariablePointers (spirv-val: "Using pointers with OpPhi
+  // requires capability VariablePointers or VariablePointersStorageBuffer").
+  const std::string e = read_error(R"(
+OpCapability Shader
+OpCapability VariablePointers
+OpExtension "SPV_KHR_variable_pointers"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %out %in
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %out Location 0
+OpDecorate %in Location 0
+OpDecorate %in Flat
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%int = OpTypeInt 32 1
+%pf = OpTypePointer Function %int
+%pout = OpTypePointer Output %int
+%pin = OpTypePointer Input %int
+%out = OpVariable %pout Output
+%in = OpVariable %pin Input
+%i2 = OpConstant %int 2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%a = OpVariable %pf Function
+%b = OpVariable %pf Function
+%n = OpLoad %int %in
+OpStore %a %n
+OpStore %b %i2
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %m
+%t = OpLabel
+OpBranch %m
+%m = OpLabel
+%p = OpPhi %pf %a %entry %b %t
+%v = OpLoad %int %p
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(e.find("OpPhi") != std::string::npos);
+  CHECK(e.find("VariablePointers") != std::string::npos);
 }
 
 TEST_CASE("unstructured SPIR-V is refused, naming the branch") {
