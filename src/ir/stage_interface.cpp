@@ -1,5 +1,7 @@
 #include "ir/stage_interface.h"
 
+#include <algorithm>
+
 namespace sluice::ir {
 
 bool is_per_vertex_array(const Module& m, const Variable& v) {
@@ -19,6 +21,13 @@ bool is_per_vertex_array(const Module& m, const Variable& v) {
 TypeId location_type(const Module& m, const Variable& v) {
   const TypeId pointee = m.type(v.type).element;
   return is_per_vertex_array(m, v) ? m.type(pointee).element : pointee;
+}
+
+bool has_member_locations(const Module& m, TypeId t) {
+  const Type* ty = &m.type(t);
+  while (ty->kind == TypeKind::Array) ty = &m.type(ty->element);
+  return ty->kind == TypeKind::Struct && ty->is_block &&
+         std::any_of(ty->members.begin(), ty->members.end(), [](const StructMember& mem) { return mem.location; });
 }
 
 }  // namespace sluice::ir

@@ -17,4 +17,9 @@ bool is_per_vertex_array(const Module& m, const Variable& v);
 // dimension of a per-vertex array.
 TypeId location_type(const Module& m, const Variable& v);
 
+// Whether `t` (or, through arrays, its element) is a block whose members
+// carry their own locations (StructMember::location) instead of the
+// variable carrying one.
+bool has_member_locations(const Module& m, TypeId t);
+
 }  // namespace sluice::ir

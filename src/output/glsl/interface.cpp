@@ -41,7 +41,8 @@ TypeId block_type_of(const EmitContext& ctx, TypeId pointee) {
 std::uint32_t location_slots(const EmitContext& ctx, TypeId t) {
   const ir::Type& ty = ctx.m.type(t);
   switch (ty.kind) {
-    case TypeKind::Matrix: return ty.count;
+    case TypeKind::Vector: return ctx.m.type(ty.element).width == 64 && ty.count > 2 ? 2 : 1;  // dvec3, dvec4
+    case TypeKind::Matrix: return ty.count * location_slots(ctx, ty.element);
     case TypeKind::Array: return ty.count * location_slots(ctx, ty.element);
     case TypeKind::Struct: {
       std::uint32_t n = 0;
@@ -53,9 +54,11 @@ std::uint32_t location_slots(const EmitContext& ctx, TypeId t) {
 }
 
 bool holds_integers(const EmitContext& ctx, TypeId t) {
+  // Doubles too: like integers they are never interpolated (GLSL 4.60
+  // §4.3.4: a double fragment input must be flat).
   const TypeId e = innermost_element(ctx, t);
   const auto k = ir::component_kind(ctx.m, e);
-  if (k) return *k != ir::ScalarKind::Float;
+  if (k) return *k != ir::ScalarKind::Float || ir::is_double_like(ctx.m, e);
   if (e.valid() && ctx.m.type(e).kind == TypeKind::Struct)
     for (const auto& mem : ctx.m.type(e).members)
       if (holds_integers(ctx, mem.type)) return true;
@@ -105,11 +108,18 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
+    // The locations it takes: its own range, or its block members' ones.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;  // first, count
     if (is_user_varying(ctx, id) && out[i].location) {
-      const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
+      ranges.emplace_back(*out[i].location, location_slots(ctx, ir::location_type(m, v)));
+    } else if (is_user_varying(ctx, id) && ir::has_member_locations(m, pointee_of(ctx, v))) {
+      for (const ir::StructMember& mem : m.type(ir::location_type(m, v)).members)
+        ranges.emplace_back(*mem.location, location_slots(ctx, mem.type));
+    }
+    for (const auto& [first, n] : ranges) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       for (std::uint32_t k = 0; k < n; ++k) {
-        const auto other = used.find(*out[i].location + k);
+        const auto other = used.find(first + k);
         if (other != used.end() && !out[i].component && !other->second.has_component) {
           ctx.fail(fmt::format("the {}s '{}' and '{}' overlap at location {}, which GLSL cannot declare",
                                storage_of(ctx, v) == StorageClass::Input ? "input" : "output",
@@ -117,7 +127,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
                                other->first));
           return out;
         }
-        used.emplace(*out[i].location + k, LocationUser{id, out[i].component.has_value()});
+        used.emplace(first + k, LocationUser{id, out[i].component.has_value()});
       }
     }
     if (is_resource(ctx, v) && out[i].binding) used_bindings[out[i].set.value_or(0)].insert(*out[i].binding);
@@ -126,7 +136,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
-    if (is_user_varying(ctx, id) && !out[i].location) {
+    if (is_user_varying(ctx, id) && !out[i].location && !ir::has_member_locations(m, pointee_of(ctx, v))) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       const std::uint32_t n = location_slots(ctx, ir::location_type(m, v));
       std::uint32_t start = 0;
