@@ -18,6 +18,7 @@
 #include <spirv-tools/libspirv.h>
 
 #include "frontend/spirv/reader_internal.h"
+#include "ir/stage_interface.h"
 
 namespace sluice::spirv_in::detail {
 namespace {
@@ -565,6 +566,10 @@ std::optional<ReadError> Reader::read_globals() {
         ir::Decorations d;
         const Id id = inst.result_id;
         d.location = decoration(id, spv::Decoration::Location);
+        // A block whose members have locations: theirs count (glslang's
+        // --aml also puts one on the variable; the IR keeps one form,
+        // VUID-StandaloneSpirv-Location-04918).
+        if (ir::has_member_locations(m_, vt)) d.location.reset();
         d.component = decoration(id, spv::Decoration::Component);
         d.binding = decoration(id, spv::Decoration::Binding);
         d.set = decoration(id, spv::Decoration::DescriptorSet);
