@@ -1,6 +1,7 @@
-// Constants: a type paired with a value. Scalars keep their 32-bit pattern
-// (floats as IEEE-754 binary32 bits, so 0.0 and -0.0 stay distinct and no
-// value is ever rounded through double); composites list their components.
+// Constants: a type paired with a value. Scalars keep their bit pattern
+// (floats as IEEE-754 binary32 bits, doubles as binary64 bits split in two
+// words, so 0.0 and -0.0 stay distinct and no value is ever rounded through
+// another width); composites list their components.
 // The module interns constants, so equal constants share one ConstantId.
 #pragma once
 
@@ -32,9 +33,13 @@ struct Constant {
   // constant at its default. Only array lengths (Type::length) use them.
   SpecOp spec_op = SpecOp::None;
   std::vector<ConstantId> operands{};
+  // The high word of a 64-bit scalar (a double); `bits` is the low word,
+  // the order of SPIR-V's 64-bit literals. 0 for 32-bit scalars.
+  std::uint32_t high_bits = 0;
 
   bool is_composite() const { return !components.empty(); }
   float as_float() const { return std::bit_cast<float>(bits); }
+  double as_double() const { return std::bit_cast<double>((std::uint64_t{high_bits} << 32) | bits); }
   std::int32_t as_int() const { return static_cast<std::int32_t>(bits); }
   std::uint32_t as_uint() const { return bits; }
   bool as_bool() const { return bits != 0; }

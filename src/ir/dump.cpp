@@ -52,7 +52,7 @@ std::string attributes(const std::vector<std::string>& parts) {
 std::string describe(const Module& m, const Type& t) {
   switch (t.kind) {
     case TypeKind::Void: return "void";
-    case TypeKind::Scalar: return to_string(t.scalar);
+    case TypeKind::Scalar: return t.width == 64 ? "double" : to_string(t.scalar);
     case TypeKind::Vector: return fmt::format("Vector of t{}[{}]", t.element.index(), t.count);
     case TypeKind::Matrix: return fmt::format("Matrix of t{}[{}]", t.element.index(), t.count);
     case TypeKind::Array:
@@ -84,6 +84,7 @@ std::string describe(const Module& m, const Type& t) {
         if (mem.precision != Precision::None) ma.push_back(to_string(mem.precision));
         if (mem.offset) ma.push_back(fmt::format("offset={}", *mem.offset));
         if (mem.xfb_offset) ma.push_back(fmt::format("xfb_offset={}", *mem.xfb_offset));
+        if (mem.location) ma.push_back(fmt::format("location={}", *mem.location));
         if (mem.matrix_layout == MatrixLayout::RowMajor) ma.push_back("row_major");
         if (mem.matrix_layout == MatrixLayout::ColumnMajor) ma.push_back("column_major");
         if (!mem.built_in.empty()) ma.push_back("builtin=" + mem.built_in);
@@ -104,7 +105,7 @@ std::string constant_value(const Module& m, const Constant& c) {
   }
   const Type& t = m.type(c.type);
   switch (t.scalar) {
-    case ScalarKind::Float: return format_float(c.as_float());
+    case ScalarKind::Float: return t.width == 64 ? format_double(c.as_double()) : format_float(c.as_float());
     case ScalarKind::Int: return fmt::format("{}", c.as_int());
     case ScalarKind::Uint: return fmt::format("{}", c.as_uint());
     case ScalarKind::Bool: return c.as_bool() ? "true" : "false";
@@ -352,13 +353,23 @@ class FunctionDumper {
 
 }  // namespace
 
-std::string format_float(float f) {
-  if (std::isnan(f)) return fmt::format("nan(0x{:08x})", std::bit_cast<std::uint32_t>(f));
-  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
-  std::string s = fmt::format("{}", f);
+namespace {
+
+// The shortest decimal that reads back as the same value (fmt's default),
+// with ".0" where it would look like an integer; NaNs keep their bits.
+template <class Real, class Bits>
+std::string format_real(Real v) {
+  if (std::isnan(v)) return fmt::format("nan(0x{:0{}x})", std::bit_cast<Bits>(v), 2 * sizeof(Bits));
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  std::string s = fmt::format("{}", v);
   if (s.find_first_of(".e") == std::string::npos) s += ".0";
   return s;
 }
+
+}  // namespace
+
+std::string format_float(float f) { return format_real<float, std::uint32_t>(f); }
+std::string format_double(double d) { return format_real<double, std::uint64_t>(d); }
 
 std::string dump_instruction(const Module& m, const Instruction& inst) {
   std::string unused;

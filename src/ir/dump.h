@@ -24,5 +24,6 @@ std::string dump_instruction(const Module& m, const Instruction& inst);
 // A float as the shortest text that reads back to the same bits, always
 // with a '.', an exponent, or as nan/inf: 1.0, 0.5, 1e+20, -inf, nan(0x7fc00000).
 std::string format_float(float f);
+std::string format_double(double d);
 
 }  // namespace sluice::ir

@@ -110,6 +110,15 @@ TypeId Module::matrix_type(std::uint32_t columns, std::uint32_t rows) {
   return intern(Type::make_matrix(vector_type(ScalarKind::Float, rows), columns));
 }
 
+TypeId Module::double_type(std::uint32_t n) {
+  const TypeId scalar = intern(Type::make_double());
+  return n == 1 ? scalar : intern(Type::make_vector(scalar, n));
+}
+
+TypeId Module::double_matrix_type(std::uint32_t columns, std::uint32_t rows) {
+  return intern(Type::make_matrix(double_type(rows), columns));
+}
+
 ConstantId Module::intern(const Constant& c) {
   const std::size_t h = hash_value(c);
   auto [lo, hi] = constant_index_.equal_range(h);
@@ -123,6 +132,12 @@ ConstantId Module::intern(const Constant& c) {
 
 ConstantId Module::float_constant(float v) {
   return intern(Constant{predefined::kFloat, std::bit_cast<std::uint32_t>(v), {}, {}});
+}
+ConstantId Module::double_constant(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  Constant c{double_type(), static_cast<std::uint32_t>(bits), {}, {}};
+  c.high_bits = static_cast<std::uint32_t>(bits >> 32);
+  return intern(c);
 }
 ConstantId Module::int_constant(std::int32_t v) {
   return intern(Constant{predefined::kInt, static_cast<std::uint32_t>(v), {}, {}});

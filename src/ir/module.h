@@ -112,6 +112,9 @@ class Module {
   TypeId vector_type(ScalarKind s, std::uint32_t n);       // n == 1 gives the scalar
   TypeId scalar_type(ScalarKind s);
   TypeId matrix_type(std::uint32_t columns, std::uint32_t rows);
+  // double, dvecN (n == 1 gives the scalar), dmatCxR.
+  TypeId double_type(std::uint32_t n = 1);
+  TypeId double_matrix_type(std::uint32_t columns, std::uint32_t rows);
   TypeId pointer_type(TypeId pointee, StorageClass storage) {
     return intern(Type::make_pointer(pointee, storage));
   }
@@ -122,6 +125,7 @@ class Module {
   const Constant& constant(ConstantId id) const { return constants_[id.index()]; }
   std::size_t constant_count() const { return constants_.size(); }
   ConstantId float_constant(float v);
+  ConstantId double_constant(double v);
   ConstantId int_constant(std::int32_t v);
   ConstantId uint_constant(std::uint32_t v);
   ConstantId bool_constant(bool v);

@@ -143,6 +143,7 @@ class Parser {
   bool parse_image(Cursor& c, Type& t);
   bool parse_constants();
   bool parse_scalar_value(Cursor& c, ScalarKind kind, std::uint32_t& bits);
+  bool parse_double_value(Cursor& c, Constant& k);
   bool parse_variables();
   bool parse_variable_attributes(Cursor& c, Variable& v);
   bool parse_globals();

@@ -30,6 +30,15 @@ constexpr std::array<std::pair<std::string_view, StorageClass>, 8> kStorageWords
     {"shared", StorageClass::Workgroup},
 }};
 
+// The length of the decimal number (digits, '.', 'e', signs) `rest` starts with.
+std::size_t decimal_length(std::string_view rest) {
+  std::size_t n = 0;
+  while (n < rest.size() &&
+         (is_digit(rest[n]) || rest[n] == '.' || rest[n] == 'e' || rest[n] == '-' || rest[n] == '+'))
+    ++n;
+  return n;
+}
+
 std::optional<ScalarKind> scalar_from_word(std::string_view w) {
   if (w == "float") return ScalarKind::Float;
   if (w == "int") return ScalarKind::Int;
@@ -83,6 +92,8 @@ bool Parser::parse_type(Cursor& c, std::uint32_t self, Type& t) {
   const std::string_view word = c.word();
   if (word == "void") {
     t = Type::make_void();
+  } else if (word == "double") {
+    t = Type::make_double();
   } else if (auto s = scalar_from_word(word)) {
     t = Type::make_scalar(*s);
   } else if (word == "Vector" || word == "Matrix" || word == "Array") {
@@ -216,6 +227,10 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
           std::uint32_t offset = 0;
           if (!attribute_number(a, c.line(), offset)) return false;
           m.xfb_offset = offset;
+        } else if (a.name == "location") {
+          std::uint32_t location = 0;
+          if (!attribute_number(a, c.line(), location)) return false;
+          m.location = location;
         } else if (a.name == "row_major" && !a.value) {
           m.matrix_layout = MatrixLayout::RowMajor;
         } else if (a.name == "column_major" && !a.value) {
@@ -225,7 +240,7 @@ bool Parser::parse_struct(Cursor& c, std::uint32_t self, Type& t) {
         } else {
           return fail(c.line(), a.column,
                       fmt::format("unknown member attribute '{}'; expected lowp, mediump, highp, offset=N, "
-                                  "xfb_offset=N, row_major, column_major or builtin=B",
+                                  "xfb_offset=N, location=N, row_major, column_major or builtin=B",
                                   a.name));
         }
       }
@@ -256,6 +271,8 @@ bool Parser::parse_constants() {
         if (c.consume(')')) break;
         if (!expect(c, ", ")) return false;
       }
+    } else if (module_.type(k.type).width == 64) {
+      if (!parse_double_value(c, k)) return false;
     } else if (!parse_scalar_value(c, module_.type(k.type).scalar, k.bits)) {
       return false;
     }
@@ -334,10 +351,7 @@ bool Parser::parse_scalar_value(Cursor& c, ScalarKind kind, std::uint32_t& bits)
         return true;
       }
       const std::string_view rest = c.rest();
-      std::size_t n = 0;
-      while (n < rest.size() && (is_digit(rest[n]) || rest[n] == '.' || rest[n] == 'e' || rest[n] == '-' ||
-                                 rest[n] == '+'))
-        ++n;
+      const std::size_t n = decimal_length(rest);
       float f = 0;
       auto [end, ec] = std::from_chars(rest.data(), rest.data() + n, f, std::chars_format::general);
       if (ec != std::errc() || end != rest.data() + n || n == 0)
@@ -348,6 +362,36 @@ bool Parser::parse_scalar_value(Cursor& c, ScalarKind kind, std::uint32_t& bits)
     }
   }
   return fail(c, "unknown scalar kind");
+}
+
+bool Parser::parse_double_value(Cursor& c, Constant& k) {
+  // As format_double() spells them: nan(0x<16 hex digits>), inf, -inf or
+  // a decimal that reads back as the same double.
+  const std::uint32_t column = c.column();
+  std::uint64_t v = 0;
+  if (c.consume("nan(0x")) {
+    const std::string_view rest = c.rest();
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v, 16);
+    if (ec != std::errc() || end == rest.data()) return fail(c, "expected the hexadecimal bits of a NaN");
+    c.advance(static_cast<std::size_t>(end - rest.data()));
+    if (!std::isnan(std::bit_cast<double>(v))) return fail(c.line(), column, "these bits are not a NaN");
+    if (!expect(c, ")")) return false;
+  } else if (const bool negative = c.peek() == '-'; c.consume(negative ? "-inf" : "inf")) {
+    v = std::bit_cast<std::uint64_t>(negative ? -std::numeric_limits<double>::infinity()
+                                              : std::numeric_limits<double>::infinity());
+  } else {
+    const std::string_view rest = c.rest();
+    const std::size_t n = decimal_length(rest);
+    double d = 0;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + n, d, std::chars_format::general);
+    if (ec != std::errc() || end != rest.data() + n || n == 0)
+      return fail(c.line(), column, "expected a double such as 1.0, -0.5, 1e+300, inf or nan(0x7ff8000000000000)");
+    c.advance(n);
+    v = std::bit_cast<std::uint64_t>(d);
+  }
+  k.bits = static_cast<std::uint32_t>(v);
+  k.high_bits = static_cast<std::uint32_t>(v >> 32);
+  return true;
 }
 
 // --- Variables and globals ---

@@ -38,7 +38,15 @@ std::uint32_t location_slots(const Module& m, TypeId t) {
     if (!id.valid() || id.index() >= m.type_count()) continue;
     const Type& ty = m.type(id);
     switch (ty.kind) {
-      case TypeKind::Matrix: total += times * ty.count; break;
+      // A dvec3 or dvec4 takes two locations (GLSL 4.60 §4.4.1.1); a
+      // matrix one per column.
+      case TypeKind::Vector:
+        total += times * (ty.element.valid() && ty.element.index() < m.type_count() &&
+                                  m.type(ty.element).width == 64 && ty.count > 2
+                              ? 2
+                              : 1);
+        break;
+      case TypeKind::Matrix: stack.emplace_back(ty.element, std::min<std::uint64_t>(times * ty.count, kMax)); break;
       case TypeKind::Array: stack.emplace_back(ty.element, std::min<std::uint64_t>(times * ty.count, kMax)); break;
       case TypeKind::Struct:
         for (const StructMember& member : ty.members) stack.emplace_back(member.type, times);
@@ -66,10 +74,13 @@ std::uint8_t component_mask(const Module& m, TypeId t, std::uint32_t first) {
   if (!t.valid() || t.index() >= m.type_count()) return 0xf;
   const Type* ty = &m.type(t);
   if (ty->kind == TypeKind::Matrix) ty = &m.type(ty->element);
+  // Components of 32 bits: a double takes two (a dvec3 or dvec4 spills
+  // into a second location; all four count then).
   std::uint32_t width = 0;
-  if (ty->kind == TypeKind::Scalar) width = 1;
-  else if (ty->kind == TypeKind::Vector) width = ty->count;
+  if (ty->kind == TypeKind::Scalar) width = ty->width == 64 ? 2 : 1;
+  else if (ty->kind == TypeKind::Vector) width = ty->count * (m.type(ty->element).width == 64 ? 2 : 1);
   else return 0xf;
+  if (width > 4) return 0xf;
   if (first >= 4) return 0;
   return static_cast<std::uint8_t>(((1u << std::min(width, 4u - first)) - 1) << first);
 }
@@ -120,6 +131,11 @@ std::optional<LocationOverlap> find_location_overlap(const Module& m) {
     open.push_back(&u);
   }
   return std::nullopt;
+bool has_member_locations(const Module& m, TypeId t) {
+  const Type* ty = &m.type(t);
+  while (ty->kind == TypeKind::Array) ty = &m.type(ty->element);
+  return ty->kind == TypeKind::Struct && ty->is_block &&
+         std::any_of(ty->members.begin(), ty->members.end(), [](const StructMember& mem) { return mem.location; });
 }
 
 }  // namespace sluice::ir

@@ -53,4 +53,9 @@ struct LocationOverlap {
 };
 std::optional<LocationOverlap> find_location_overlap(const Module& m);
 
+// Whether `t` (or, through arrays, its element) is a block whose members
+// carry their own locations (StructMember::location) instead of the
+// variable carrying one.
+bool has_member_locations(const Module& m, TypeId t);
+
 }  // namespace sluice::ir

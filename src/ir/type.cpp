@@ -22,6 +22,7 @@ constexpr std::array<std::string_view, 7> kDimNames = {"1D", "2D", "3D", "Cube",
 std::size_t hash_value(const Type& t) {
   std::size_t h = static_cast<std::size_t>(t.kind);
   combine(h, static_cast<std::size_t>(t.scalar));
+  combine(h, t.width);
   combine(h, t.element.index());
   combine(h, t.count);
   combine(h, t.length.index());
@@ -40,6 +41,7 @@ std::size_t hash_value(const Type& t) {
 std::size_t hash_value(const Constant& c) {
   std::size_t h = c.type.index();
   combine(h, c.bits);
+  combine(h, c.high_bits);
   for (auto id : c.components) combine(h, id.index());
   combine(h, c.spec_id ? *c.spec_id + 1 : 0);
   combine(h, static_cast<std::size_t>(c.spec_op));

@@ -69,6 +69,10 @@ struct StructMember {
   // Built-in for members of built-in blocks (gl_PerVertex); empty otherwise.
   std::string built_in;
   std::optional<std::uint32_t> xfb_offset{};  // layout(xfb_offset = N) of an output block member
+  // layout(location = N) of an input/output block member. Either every
+  // member of a block has one and the block's variable has none, or no
+  // member has one (Vulkan VUID-StandaloneSpirv-Location-04918/04919).
+  std::optional<std::uint32_t> location{};
   // The member's declared precision (GLSL's qualifier or default); the SPIR-V
   // output decorates lowp/mediump members RelaxedPrecision, as glslang does.
   Precision precision = Precision::None;
@@ -79,6 +83,10 @@ struct StructMember {
 struct Type {
   TypeKind kind = TypeKind::Void;
   ScalarKind scalar = ScalarKind::Float;  // Scalar only
+  // Scalar only: the bits of a Float, 32 (float) or 64 (double, GLSL 4.00,
+  // SPIR-V OpTypeFloat 64 with the Float64 capability). Ints and bools
+  // are 32 bits.
+  std::uint32_t width = 32;
   TypeId element;                         // Vector, Matrix, Array, UnsizedArray, SampledImage, Pointer
   std::uint32_t count = 0;                // Vector, Matrix, Array
   // Array only: when valid, the length is this specialization constant or
@@ -100,6 +108,11 @@ struct Type {
     Type t;
     t.kind = TypeKind::Scalar;
     t.scalar = s;
+    return t;
+  }
+  static Type make_double() {
+    Type t = make_scalar(ScalarKind::Float);
+    t.width = 64;
     return t;
   }
   static Type make_vector(TypeId scalar, std::uint32_t n) { return composite(TypeKind::Vector, scalar, n); }

@@ -174,7 +174,8 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
         return fail(op, "needs a vector of the same size");
       return result;
     case Opcode::ConstructMatrixFromScalar:
-      if (r.kind != TypeKind::Matrix || operand_type(0) != kFloat) return fail(op, "needs a float for a matrix");
+      if (r.kind != TypeKind::Matrix || operand_type(0) != component_type(m, result))
+        return fail(op, "needs a scalar of the matrix's component type");
       return result;
     case Opcode::ConstructMatrixFromMatrix:
       if (r.kind != TypeKind::Matrix || !is_matrix(m, operand_type(0))) return fail(op, "needs a matrix");
@@ -185,7 +186,7 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
       for (std::size_t i = 0; i < ops.size(); ++i) {
         TypeId t = operand_type(i);
         if (!is_scalar(m, t) && !is_vector(m, t)) return fail(op, "components must be scalars or vectors");
-        if (component_kind(m, t) != component_kind(m, r.element))
+        if (component_type(m, t) != component_type(m, r.element))
           return fail(op, fmt::format("component {} has type {}, expected {} components", i, describe_type(m, t),
                                       describe_type(m, r.element)));
         n += component_count(m, t);
@@ -200,7 +201,8 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
       std::uint32_t n = 0;
       for (std::size_t i = 0; i < ops.size(); ++i) {
         TypeId t = operand_type(i);
-        if (!is_float_like(m, t)) return fail(op, "components must be float scalars or vectors");
+        if (!is_float_like(m, t) || component_type(m, t) != component_type(m, result))
+          return fail(op, "components must be scalars or vectors of the matrix's component type");
         n += component_count(m, t);
       }
       if (n != rows * r.count) return fail(op, fmt::format("{} components given for {}", n, describe_type(m, result)));
@@ -228,8 +230,9 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
     case Opcode::Bitcast: {
       TypeId t = operand_type(0);
       if (component_count(m, t) != component_count(m, result) || component_count(m, t) == 0 ||
-          is_bool_like(m, t) || is_bool_like(m, result))
-        return fail(op, "needs numeric types of the same size");
+          is_bool_like(m, t) || is_bool_like(m, result) || m.type(component_type(m, t)).width != 32 ||
+          m.type(component_type(m, result)).width != 32)
+        return fail(op, "needs 32-bit numeric types of the same size");
       return result;
     }
     default:
@@ -363,44 +366,49 @@ Result<TypeId> check_custom(const Module& m, TypeMaker& made, Opcode op, std::ui
     case Opcode::Transpose: {
       if (!is_matrix(m, t(0))) return fail(op, "needs a matrix");
       const Type& a = m.type(t(0));
-      return made.matrix(made.vector(ScalarKind::Float, a.count), m.type(a.element).count);
+      const TypeId scalar = component_type(m, t(0));
+      return made.matrix(a.count == 1 ? scalar : made.make(Type::make_vector(scalar, a.count)), m.type(a.element).count);
     }
     case Opcode::Determinant:
     case Opcode::Inverse: {
       if (!is_matrix(m, t(0)) || m.type(t(0)).count != m.type(m.type(t(0)).element).count)
         return fail(op, "needs a square matrix");
-      return op == Opcode::Determinant ? kFloat : t(0);
+      return op == Opcode::Determinant ? component_type(m, t(0)) : t(0);
     }
     case Opcode::VectorTimesScalar:
-      if (!is_vector(m, t(0)) || !is_float_like(m, t(0)) || t(1) != kFloat)
-        return fail(op, "needs a float vector and a float");
+      if (!is_vector(m, t(0)) || !is_float_like(m, t(0)) || t(1) != component_type(m, t(0)))
+        return fail(op, "needs a float vector and a float of its component type");
       return t(0);
     case Opcode::MatrixTimesScalar:
-      if (!is_matrix(m, t(0)) || t(1) != kFloat) return fail(op, "needs a matrix and a float");
+      if (!is_matrix(m, t(0)) || t(1) != component_type(m, t(0)))
+        return fail(op, "needs a matrix and a float of its component type");
       return t(0);
     case Opcode::VectorTimesMatrix: {
       if (!is_matrix(m, t(1)) || m.type(t(1)).element != t(0))
         return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
-      return made.vector(ScalarKind::Float, m.type(t(1)).count);
+      const std::uint32_t n = m.type(t(1)).count;
+      return n == 1 ? component_type(m, t(0)) : made.make(Type::make_vector(component_type(m, t(0)), n));
     }
     case Opcode::MatrixTimesVector: {
       if (!is_matrix(m, t(0)) || !is_float_like(m, t(1)) || component_count(m, t(1)) != m.type(t(0)).count ||
-          !is_vector(m, t(1)))
+          !is_vector(m, t(1)) || component_type(m, t(0)) != component_type(m, t(1)))
         return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
       return m.type(t(0)).element;
     }
     case Opcode::MatrixTimesMatrix: {
       if (!is_matrix(m, t(0)) || !is_matrix(m, t(1)) ||
-          m.type(m.type(t(1)).element).count != m.type(t(0)).count)
+          m.type(m.type(t(1)).element).count != m.type(t(0)).count || component_type(m, t(0)) != component_type(m, t(1)))
         return fail(op, fmt::format("cannot multiply {} by {}", describe_type(m, t(0)), describe_type(m, t(1))));
       return made.matrix(m.type(t(0)).element, m.type(t(1)).count);
     }
     case Opcode::OuterProduct:
-      if (!is_vector(m, t(0)) || !is_vector(m, t(1)) || !is_float_like(m, t(0)) || !is_float_like(m, t(1)))
-        return fail(op, "needs two float vectors");
+      if (!is_vector(m, t(0)) || !is_vector(m, t(1)) || !is_float_like(m, t(0)) ||
+          component_type(m, t(0)) != component_type(m, t(1)))
+        return fail(op, "needs two float vectors of one component type");
       return made.matrix(t(0), component_count(m, t(1)));
     case Opcode::Cross:
-      if (t(0) != predefined::kVec3 || t(1) != predefined::kVec3) return fail(op, "needs two vec3");
+      if (t(0) != t(1) || !is_vector(m, t(0)) || !is_float_like(m, t(0)) || m.type(t(0)).count != 3)
+        return fail(op, "needs two vec3 (or dvec3)");
       return t(0);
     case Opcode::Ldexp:
       if (!is_float_like(m, t(0)) || !is_int_like(m, t(1)) || component_count(m, t(0)) != component_count(m, t(1)))
@@ -413,7 +421,7 @@ Result<TypeId> check_custom(const Module& m, TypeMaker& made, Opcode op, std::ui
       return t(1);
     }
     case Opcode::Refract:
-      if (!is_float_like(m, t(0)) || t(0) != t(1) || t(2) != kFloat)
+      if (!is_float_like(m, t(0)) || t(0) != t(1) || t(2) != component_type(m, t(0)))
         return fail(op, "needs two float vectors of one type and a float");
       return t(0);
     case Opcode::BitfieldExtract:
@@ -567,7 +575,7 @@ Result<TypeId> derive_result_type(const Module& m, TypeMaker& made, Opcode op, s
     case TypeRule::FloatToScalar: {
       auto t = all([&](TypeId ty) { return is_float_like(m, ty); }, "float");
       if (!t) return t;
-      return kFloat;
+      return component_type(m, *t);
     }
     case TypeRule::FloatToBoolShape: {
       auto t = all([&](TypeId ty) { return is_float_like(m, ty); }, "float");
@@ -643,6 +651,21 @@ std::optional<ScalarKind> component_kind(const Module& m, TypeId t) {
   }
 }
 
+TypeId component_type(const Module& m, TypeId t) {
+  if (!t.valid() || t.index() >= m.type_count()) return {};
+  const Type* ty = &m.type(t);
+  if (ty->kind == TypeKind::Matrix) {
+    t = ty->element;
+    ty = &m.type(t);
+  }
+  return ty->kind == TypeKind::Vector ? ty->element : ty->kind == TypeKind::Scalar ? t : TypeId{};
+}
+
+bool is_double_like(const Module& m, TypeId t) {
+  const TypeId c = component_type(m, t);
+  return c.valid() && m.type(c).width == 64;
+}
+
 std::uint32_t component_count(const Module& m, TypeId t) {
   if (!t.valid()) return 0;
   const Type& ty = m.type(t);
@@ -671,8 +694,9 @@ std::string describe_type(const Module& m, TypeId id, std::span<const Type> miss
   };
   switch (t.kind) {
     case TypeKind::Void: return "void";
-    case TypeKind::Scalar: return to_string(t.scalar);
-    case TypeKind::Vector: return fmt::format("{}vec{}", prefix(element(t.element).scalar), t.count);
+    case TypeKind::Scalar: return t.width == 64 ? "double" : to_string(t.scalar);
+    case TypeKind::Vector:
+      return fmt::format("{}vec{}", element(t.element).width == 64 ? "d" : prefix(element(t.element).scalar), t.count);
     case TypeKind::Matrix: {
       const std::uint32_t rows = element(t.element).count;
       return rows == t.count ? fmt::format("mat{}", t.count) : fmt::format("mat{}x{}", t.count, rows);

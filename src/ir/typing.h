@@ -56,6 +56,11 @@ bool is_matrix(const Module& m, TypeId t);
 bool is_pointer(const Module& m, TypeId t);
 // Scalar kind of a scalar, vector or matrix; nullopt otherwise.
 std::optional<ScalarKind> component_kind(const Module& m, TypeId t);
+// The scalar type of a scalar, vector or matrix (where float and double,
+// both ScalarKind::Float, differ); invalid otherwise.
+TypeId component_type(const Module& m, TypeId t);
+// A scalar, vector or matrix of doubles (64-bit floats).
+bool is_double_like(const Module& m, TypeId t);
 // 1 for scalars, n for vectors, 0 otherwise.
 std::uint32_t component_count(const Module& m, TypeId t);
 TypeId pointee(const Module& m, TypeId pointer);

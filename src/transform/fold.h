@@ -71,6 +71,11 @@ struct Evaluation {
 // The constant `op(operands)` evaluates to, or nullopt if it is not foldable.
 std::optional<ir::ConstantId> evaluate(const Evaluation& e);
 
+// Doubles (fold_double.cpp): the rules above hold 32-bit components and
+// refuse doubles (flatten, shaped); these evaluate them in double.
+bool involves_double(const Evaluation& e);
+std::optional<ir::ConstantId> evaluate_double(const Evaluation& e);
+
 // Rules that look at whole values (linear algebra, geometry, any/all,
 // whole-value equality); fold_matrix.cpp. Null when `op` has none.
 using WholeRule = std::optional<ir::ConstantId> (*)(const Evaluation& e, std::span<const Value> args);

@@ -31,7 +31,7 @@ std::optional<Value> flatten(const Module& m, ConstantId id) {
   Value v;
   v.type = c.type;
   auto kind = component_kind(m, c.type);
-  if (!kind) return std::nullopt;
+  if (!kind || is_double_like(m, c.type)) return std::nullopt;  // fold_double.cpp
   v.kind = *kind;
   auto scalar_of = [&](ConstantId s) -> std::optional<std::uint32_t> {
     if (!s.valid() || s.index() >= m.constant_count()) return std::nullopt;
@@ -108,7 +108,7 @@ bool depends_on_spec_constant(const Module& m, ConstantId root) {
 // A Value of `type` (scalar, vector or matrix), components not yet set.
 std::optional<Value> shaped(const Module& m, TypeId type) {
   auto kind = component_kind(m, type);
-  if (!kind) return std::nullopt;
+  if (!kind || is_double_like(m, type)) return std::nullopt;  // fold_double.cpp
   Value v;
   v.type = type;
   v.kind = *kind;
@@ -259,7 +259,11 @@ std::optional<ConstantId> equal_whole(const Evaluation& e) {
       for (std::size_t k = 0; k < ca.components.size(); ++k) stack.emplace_back(ca.components[k], cb.components[k]);
       continue;
     }
-    if (component_kind(m, ca.type) == ScalarKind::Float) {
+    if (is_double_like(m, ca.type)) {
+      const double x = ca.as_double(), y = cb.as_double();
+      if (std::isnan(x) || std::isnan(y)) return std::nullopt;
+      equal = x == y;
+    } else if (component_kind(m, ca.type) == ScalarKind::Float) {
       const float x = ca.as_float(), y = cb.as_float();
       if (std::isnan(x) || std::isnan(y)) return std::nullopt;
       equal = x == y;
@@ -305,6 +309,8 @@ std::optional<ConstantId> evaluate(const Evaluation& e) {
     if (o.is_literal()) continue;
     if (!o.is_constant() || depends_on_spec_constant(m, o.as_constant())) return std::nullopt;
   }
+  if (involves_double(e))
+    if (auto d = evaluate_double(e)) return d;
   for (const StructuralEntry& s : kStructural)
     if (s.op == e.opcode) return s.rule(e);
   const WholeRule whole = whole_rule(e.opcode);

@@ -32,7 +32,7 @@ ConstantId one_of(Module& m, TypeId t) {
   else if (type.kind != TypeKind::Scalar) return {};
   ConstantId one;
   switch (m.type(scalar).scalar) {
-    case ScalarKind::Float: one = m.float_constant(1.0f); break;
+    case ScalarKind::Float: one = m.type(scalar).width == 64 ? m.double_constant(1.0) : m.float_constant(1.0f); break;
     case ScalarKind::Int: one = m.int_constant(1); break;
     case ScalarKind::Uint: one = m.uint_constant(1); break;
     default: return {};

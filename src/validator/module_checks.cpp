@@ -2,6 +2,7 @@
 // entry point and the call graph.
 #include <fmt/format.h>
 
+#include "ir/stage_interface.h"
 #include "ir/typing.h"
 #include "validator/context.h"
 
@@ -33,6 +34,20 @@ void check_variables(Context& ctx) {
       if (e && !(e->kind == TypeKind::Struct && e->is_block))
         ctx.report(fmt::format("v{}: a PushConstant variable must be a block (a struct marked [block]), not {}", i,
                                ctx.type_name(t->element)));
+    }
+    // VUID-StandaloneSpirv-Location-04918: a variable whose block gives its
+    // members locations has none itself; only inputs and outputs have them.
+    if (const ir::Type* e = ctx.usable_type(t->element); e && ir::has_member_locations(m, t->element)) {
+      if (t->storage != StorageClass::Input && t->storage != StorageClass::Output)
+        ctx.report(fmt::format("v{}: block members with locations in {} storage; only inputs and outputs have them", i,
+                               ir::to_string(t->storage)));
+      if (v.decorations.location)
+        ctx.report(fmt::format("v{}: has location={} but its block's members have their own locations", i,
+                               *v.decorations.location));
+      else if (m.type(ir::location_type(m, v)).kind != TypeKind::Struct)
+        ctx.report(fmt::format("v{}: an array of blocks whose members have locations; only a block or a "
+                               "per-vertex array of them may give its members locations",
+                               i));
     }
     if (!v.initializer.valid()) continue;
     if (v.initializer.index() >= m.constant_count()) {

@@ -68,6 +68,9 @@ class TypeTableChecker {
   bool check(std::uint32_t i) {
     const Type& t = ctx_.m.type(TypeId(i));
     if (!enums_in_range(t)) return fail(i, "has a kind, scalar kind, storage class or layout out of range");
+    // Only floats come in 64 bits (double); every other type is 32.
+    if (t.width != 32 && !(t.width == 64 && t.kind == TypeKind::Scalar && t.scalar == ir::ScalarKind::Float))
+      return fail(i, fmt::format("has width {}; only a float scalar may be 64 bits (double), others are 32", t.width));
     switch (t.kind) {
       case TypeKind::Void:
       case TypeKind::Scalar:
@@ -108,6 +111,15 @@ class TypeTableChecker {
           if (kind_of(member.type) == TypeKind::UnsizedArray && (!t.is_block || k + 1 != t.members.size()))
             return fail(i,
                         fmt::format("member '{}' is an unsized array but not the last member of a block", member.name));
+          // Vulkan VUID-StandaloneSpirv-Location-04919: a block's members
+          // have locations all or none.
+          if (member.location && !t.is_block)
+            return fail(i, fmt::format("member '{}' has a location but the struct is not a block", member.name));
+          if (member.location.has_value() != t.members[0].location.has_value())
+            return fail(i, fmt::format("member '{}' {} a location but member '{}' {}: a block's members have "
+                                       "locations all or none",
+                                       member.name, member.location ? "has" : "lacks", t.members[0].name,
+                                       t.members[0].location ? "has" : "lacks"));
         }
         return true;
       }
@@ -227,6 +239,8 @@ void check_constants(Context& ctx) {
     if (t->kind == TypeKind::Scalar) {
       if (c.is_composite())
         ctx.report(fmt::format("c{}: scalar constant of type {} has components", i, ctx.type_name(c.type)));
+      if (c.high_bits != 0 && t->width != 64)
+        ctx.report(fmt::format("c{}: a {}-bit constant with high bits", i, t->width));
       continue;
     }
     if (!component_types(*t, expected)) {

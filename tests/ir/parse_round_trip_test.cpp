@@ -150,9 +150,9 @@ TEST_CASE("the parser is lenient where the dump is redundant") {
 TEST_CASE("a struct member's precision dumps, reads back and tells types apart") {
   using namespace ir::predefined;
   Module built(ShaderStage::Fragment);
-  StructMember relaxed{"scale", kFloat, 0u, MatrixLayout::Default, {}, {}, Precision::Medium};
-  StructMember low{"bias", kVec4, {}, MatrixLayout::Default, {}, {}, Precision::Low};
-  StructMember plain{"flag", kBool, {}, MatrixLayout::Default, {}, {}, Precision::None};  // bools have none
+  StructMember relaxed{"scale", kFloat, 0u, MatrixLayout::Default, {}, {}, {}, Precision::Medium};
+  StructMember low{"bias", kVec4, {}, MatrixLayout::Default, {}, {}, {}, Precision::Low};
+  StructMember plain{"flag", kBool, {}, MatrixLayout::Default, {}, {}, {}, Precision::None};  // bools have none
   const TypeId block = built.intern(Type::make_struct("Params", {relaxed, low, plain}, true, BlockLayout::Std140));
   Builder b(built);
   b.add_global({"params", NameSource::Interface}, block, StorageClass::Uniform, Precision::None);
@@ -178,7 +178,7 @@ TEST_CASE("a struct member's precision dumps, reads back and tells types apart")
 
 TEST_CASE("a member precision the parser does not know is an error") {
   Module built(ShaderStage::Fragment);
-  built.intern(Type::make_struct("S", {StructMember{"x", predefined::kFloat, {}, MatrixLayout::Default, {}, {}, Precision::None}}));
+  built.intern(Type::make_struct("S", {StructMember{"x", predefined::kFloat, {}, MatrixLayout::Default, {}, {}, {}, Precision::None}}));
   const std::string text = dump(built);
   const std::string member = "t1 'x'}";
   REQUIRE(text.find(member) != std::string::npos);

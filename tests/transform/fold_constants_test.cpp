@@ -28,6 +28,7 @@ struct Folded {
   std::int32_t i() const { return m.constant(value.as_constant()).as_int(); }
   std::uint32_t u() const { return m.constant(value.as_constant()).as_uint(); }
   bool b() const { return m.constant(value.as_constant()).as_bool(); }
+  double d() const { return m.constant(value.as_constant()).as_double(); }
 };
 
 template <class Build>
@@ -239,4 +240,85 @@ TEST_CASE("folding cascades in one pass and reaches terminator operands") {
   CHECK(testing::count_instructions(s.m, Opcode::Select) == 0);  // select(true, x, 0) is x
   CHECK(testing::count_instructions(s.m, Opcode::Mul) == 0);
   CHECK_FALSE(testing::run_passes(s.m, "fold-constants"));
+}
+
+// Doubles (fold_double.cpp): evaluated in binary64, never through float;
+// conversions fold only when exact; what has no double rule (transcendentals,
+// matrices) is left to the GPU.
+TEST_CASE("double arithmetic folds in binary64", "[transform][double]") {
+  // 0.1 + 0.2 in double is 0.30000000000000004; through float it would not be.
+  auto sum = fold_one([](Module& m, Builder& b) {
+    return must(b.emit(Opcode::Add, {m.double_constant(0.1), m.double_constant(0.2)}));
+  });
+  REQUIRE(sum.folded());
+  volatile double a = 0.1, c = 0.2;
+  CHECK(std::bit_cast<std::uint64_t>(sum.d()) == std::bit_cast<std::uint64_t>(a + c));
+  CHECK(sum.d() != static_cast<double>(0.1f + 0.2f));
+  // 1 + 2^-40 survives in double, not in float.
+  auto tiny = fold_one([](Module& m, Builder& b) {
+    auto t = must(b.emit(Opcode::Add, {m.double_constant(1.0), m.double_constant(0x1p-40)}));
+    return must(b.emit(Opcode::Sub, {t, m.double_constant(1.0)}));
+  });
+  REQUIRE(tiny.folded());
+  CHECK(tiny.d() == 0x1p-40);
+  auto quotient = fold_one([](Module& m, Builder& b) {
+    return must(b.emit(Opcode::Div, {m.double_constant(1.0), m.double_constant(3.0)}));
+  });
+  volatile double three = 3.0;
+  CHECK(quotient.d() == 1.0 / three);
+  auto vector = fold_one([](Module& m, Builder& b) {
+    const ConstantId parts[] = {m.double_constant(1.5), m.double_constant(-2.0)};
+    const ConstantId v = m.composite_constant(m.double_type(2), parts);
+    return must(b.emit(Opcode::VectorTimesScalar, {v, m.double_constant(1e300)}));
+  });
+  REQUIRE(vector.folded());
+  const Constant& vc = vector.m.constant(vector.value.as_constant());
+  REQUIRE(vc.components.size() == 2);
+  CHECK(vector.m.constant(vc.components[0]).as_double() == 1.5e300);
+  CHECK(vector.m.constant(vc.components[1]).as_double() == -2e300);
+}
+
+TEST_CASE("double comparisons and exact conversions fold", "[transform][double]") {
+  auto less = fold_one([](Module& m, Builder& b) {
+    return must(b.emit(Opcode::LessThan, {m.double_constant(0.1), m.double_constant(static_cast<double>(0.1f))}));
+  });
+  REQUIRE(less.folded());
+  CHECK(less.m.constant(less.value.as_constant()).as_bool());  // 0.1 < float(0.1) = 0.100000001490116...
+  auto widen = fold_one([](Module& m, Builder& b) {
+    return must(b.construct(Opcode::ConstructScalarFromScalar, m.double_type(), {m.float_constant(0.1f)}));
+  });
+  REQUIRE(widen.folded());
+  CHECK(widen.d() == static_cast<double>(0.1f));
+  auto from_int = fold_one([](Module& m, Builder& b) {
+    return must(b.construct(Opcode::ConstructScalarFromScalar, m.double_type(), {m.int_constant(-2147483647 - 1)}));
+  });
+  CHECK(from_int.d() == -2147483648.0);
+  auto to_int = fold_one([](Module& m, Builder& b) {
+    return must(b.construct(Opcode::ConstructScalarFromScalar, predefined::kInt, {m.double_constant(-2.75)}));
+  });
+  REQUIRE(to_int.folded());
+  CHECK(to_int.m.constant(to_int.value.as_constant()).as_int() == -2);
+  // A float holds 0.5 exactly, not 0.1.
+  auto narrow = fold_one([](Module& m, Builder& b) {
+    return must(b.construct(Opcode::ConstructScalarFromScalar, predefined::kFloat, {m.double_constant(0.5)}));
+  });
+  REQUIRE(narrow.folded());
+  CHECK(narrow.m.constant(narrow.value.as_constant()).as_float() == 0.5f);
+  auto inexact = fold_one([](Module& m, Builder& b) {
+    return must(b.construct(Opcode::ConstructScalarFromScalar, predefined::kFloat, {m.double_constant(0.1)}));
+  });
+  CHECK_FALSE(inexact.folded());
+}
+
+TEST_CASE("double operations without a double rule stay", "[transform][double]") {
+  auto division_by_zero = fold_one([](Module& m, Builder& b) {
+    return must(b.emit(Opcode::Div, {m.double_constant(1.0), m.double_constant(0.0)}));
+  });
+  CHECK_FALSE(division_by_zero.folded());
+  auto sine = fold_one([](Module& m, Builder& b) { return must(b.emit(Opcode::Sin, {m.double_constant(1.0)})); });
+  CHECK_FALSE(sine.folded());
+  auto overflow = fold_one([](Module& m, Builder& b) {
+    return must(b.emit(Opcode::Mul, {m.double_constant(1e300), m.double_constant(1e300)}));
+  });
+  CHECK_FALSE(overflow.folded());
 }

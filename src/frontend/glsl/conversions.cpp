@@ -147,7 +147,6 @@ Value Translator::constructor(const TIntermAggregate* node) {
     return Value::rvalue(construct(Opcode::ConstructSampledImage, t, {args[0], args[1]}, node));
   }
   const ir::Type rt = module_.type(t);
-  auto kind_of = [&](ir::TypeId x) { return ir::component_kind(module_, x); };
   // The first component of a vector or matrix.
   auto first = [&](ir::Operand v) {
     if (ir::is_matrix(module_, type_of(v)))
@@ -155,11 +154,11 @@ Value Translator::constructor(const TIntermAggregate* node) {
     if (ir::is_vector(module_, type_of(v))) v = emit(Opcode::ExtractVectorComponent, {v, ir::Operand::literal(0)}, node);
     return v;
   };
-  // Scalars and vectors making up `needed` components of kind `k`, in
-  // order; matrices give their columns (only those the result takes), and
-  // the last argument may give more components than are left (the rest
-  // are dropped).
-  auto pieces = [&](std::uint32_t needed, ir::ScalarKind k) {
+  // Scalars and vectors making up `needed` components of the scalar type
+  // `k` (float and double differ), in order; matrices give their columns
+  // (only those the result takes), and the last argument may give more
+  // components than are left (the rest are dropped).
+  auto pieces = [&](std::uint32_t needed, ir::TypeId k) {
     std::vector<ir::Operand> out;
     auto take = [&](ir::Operand a) {
       const std::uint32_t n = ir::component_count(module_, type_of(a));
@@ -167,7 +166,7 @@ Value Translator::constructor(const TIntermAggregate* node) {
         unsupported(node->getLoc(), "this constructor argument");
         return;
       }
-      ir::Operand v = coerce(a, module_.vector_type(k, n), node);
+      ir::Operand v = coerce(a, n == 1 ? k : module_.intern(ir::Type::make_vector(k, n)), node);
       if (n > needed) {
         if (needed == 1) {
           v = emit(Opcode::ExtractVectorComponent, {v, ir::Operand::literal(0)}, node);
@@ -195,7 +194,7 @@ Value Translator::constructor(const TIntermAggregate* node) {
   switch (rt.kind) {
     case ir::TypeKind::Scalar: result = coerce(first(args[0]), t, node); break;
     case ir::TypeKind::Vector: {
-      const ir::ScalarKind k = *kind_of(t);
+      const ir::TypeId k = ir::component_type(module_, t);
       if (args.size() == 1 && ir::is_scalar(module_, type_of(args[0]))) {
         result = splat(args[0], t, node);
       } else if (args.size() == 1 && ir::component_count(module_, type_of(args[0])) == rt.count) {
@@ -214,12 +213,13 @@ Value Translator::constructor(const TIntermAggregate* node) {
     case ir::TypeKind::Matrix: {
       const ir::TypeId a0 = type_of(args[0]);
       if (args.size() == 1 && ir::is_scalar(module_, a0)) {
-        result = construct(Opcode::ConstructMatrixFromScalar, t, {coerce(args[0], ir::predefined::kFloat, node)}, node);
+        result = construct(Opcode::ConstructMatrixFromScalar, t, {coerce(args[0], ir::component_type(module_, t), node)},
+                           node);
       } else if (args.size() == 1 && ir::is_matrix(module_, a0)) {
         result = a0 == t ? args[0] : construct(Opcode::ConstructMatrixFromMatrix, t, {args[0]}, node);
       } else {
         const std::uint32_t rows = module_.type(rt.element).count;
-        result = construct(Opcode::ConstructMatrixFromMultiple, t, pieces(rows * rt.count, ir::ScalarKind::Float),
+        result = construct(Opcode::ConstructMatrixFromMultiple, t, pieces(rows * rt.count, ir::component_type(module_, t)),
                            node);
       }
       break;

@@ -226,10 +226,33 @@ void Translator::keep_case_const_locals(std::span<TIntermNode* const> case_body)
   }
 }
 
+std::optional<std::vector<std::uint32_t>> Translator::member_locations(const TType& t) const {
+  // GLSL 4.60 §4.4.1.1: a member without a location takes the one after
+  // the previous member's; the first takes the block's.
+  const glslang::TTypeList& members = *t.getStruct();
+  std::optional<std::uint32_t> next;
+  if (t.getQualifier().hasLocation()) next = t.getQualifier().layoutLocation;
+  std::vector<std::uint32_t> out;
+  bool out_of_order = false;
+  for (const glslang::TTypeLoc& m : members) {
+    const TQualifier& mq = m.type->getQualifier();
+    if (mq.hasLocation()) {
+      out_of_order |= next && *next != mq.layoutLocation && !out.empty();
+      next = mq.layoutLocation;
+    }
+    if (!next) return std::nullopt;  // no location at all (block_member_locations says why)
+    out.push_back(*next);
+    *next += static_cast<std::uint32_t>(glslang::TIntermediate::computeTypeLocationSize(*m.type, ast_.getStage()));
+  }
+  if (!out_of_order) return std::nullopt;
+  return out;
+}
+
 bool Translator::block_member_locations(const TType& t, const glslang::TSourceLoc& loc, ir::Decorations& d) {
   // The IR gives a block one location, its members the following ones in
-  // order. Explicit member locations that agree with that order fold into
-  // the block's location; others cannot be expressed.
+  // order, or (Vulkan's other form, VUID-StandaloneSpirv-Location-04919)
+  // every member its own location and the block none. Explicit member
+  // locations that agree with the order fold into the block's location.
   const glslang::TTypeList& members = *t.getStruct();
   bool any = false;
   for (const glslang::TTypeLoc& m : members) any |= m.type->getQualifier().hasLocation();
@@ -242,15 +265,20 @@ bool Translator::block_member_locations(const TType& t, const glslang::TSourceLo
     unsupported(loc, "layout(location) on a block member after the first");
     return false;
   }
-  int next = static_cast<int>(*d.location);
-  for (const glslang::TTypeLoc& m : members) {
-    const TQualifier& mq = m.type->getQualifier();
-    if (mq.hasLocation() && static_cast<int>(mq.layoutLocation) != next) {
-      unsupported(m.loc.line > 0 ? m.loc : loc, "layout(location) on a block member out of the members' order");
-      return false;
-    }
-    next += glslang::TIntermediate::computeTypeLocationSize(*m.type, ast_.getStage());
+  if (!member_locations(t)) return true;
+  // Per-member locations: only on a block or a per-vertex array of them,
+  // whose vertex dimension does not count (an array of blocks would need
+  // locations per element).
+  const EShLanguage stage = ast_.getStage();
+  const bool input = t.getQualifier().storage == glslang::EvqVaryingIn;
+  const bool per_vertex = t.isArray() && !t.getQualifier().patch && t.getArraySizes()->getNumDims() == 1 &&
+                          (((stage == EShLangGeometry || stage == EShLangTessEvaluation) && input) ||
+                           stage == EShLangTessControl);
+  if (t.isArray() && !per_vertex) {
+    unsupported(loc, "an array of blocks with layout(location) on a member out of the members' order");
+    return false;
   }
+  d.location.reset();
   return true;
 }
 

@@ -41,8 +41,8 @@ ir::ConstantId Translator::workgroup_size_constant() {
 // A specialization constant is the pipeline's to set whether or not the
 // shader uses it, and glslang's SPIR-V declares every one: those no
 // function used are made after the functions, so that the others keep
-// their order of first use. One of a type the IR lacks (double) is left
-// out rather than refusing a shader that never uses it.
+// their order of first use. One of a type the IR lacks (int64, float16)
+// is left out rather than refusing a shader that never uses it.
 void Translator::declare_unused_spec_constants(const TIntermAggregate* linker_objects) {
   for (TIntermNode* node : linker_objects->getSequence()) {
     const TIntermSymbol* s = node ? node->getAsSymbolNode() : nullptr;
@@ -54,7 +54,8 @@ void Translator::declare_unused_spec_constants(const TIntermAggregate* linker_ob
       case glslang::EbtBool:
       case glslang::EbtInt:
       case glslang::EbtUint:
-      case glslang::EbtFloat: symbol(s); break;
+      case glslang::EbtFloat:
+      case glslang::EbtDouble: symbol(s); break;
       default: break;
     }
   }

@@ -135,7 +135,12 @@ ir::Operand Translator::emit(ir::Opcode op, std::span<const ir::Operand> operand
   if (failed_) return kNoValue;
   auto r = builder_.emit(op, operands, node_precision(node), aux);
   if (!r) {
-    error(location_of(node ? node : current_node_), fmt::format("internal error: {}", r.error()));
+    // Operations the IR types for floats only (typing.cpp) refuse doubles.
+    const bool on_doubles = std::any_of(operands.begin(), operands.end(), [&](const ir::Operand& o) {
+      return !o.is_literal() && ir::is_double_like(module_, module_.type_of(o));
+    });
+    if (on_doubles) unsupported(location_of(node ? node : current_node_), fmt::format("{} on doubles", ir::name(op)));
+    else error(location_of(node ? node : current_node_), fmt::format("internal error: {}", r.error()));
     return kNoValue;
   }
   if (!r->valid()) return kNoValue;

@@ -180,8 +180,14 @@ class Translator {
   // SPIR-V declares them too).
   void declare_interface_of_dead_code(TIntermNode* dead);
   // Folds explicit member locations of an interface block into the block's
-  // location `d`; false (after a diagnostic) when they cannot be.
+  // location `d`, or, when they leave the members' order, drops `d`'s
+  // location for the members' own (member_locations); false (after a
+  // diagnostic) when neither can express them.
   bool block_member_locations(const glslang::TType& t, const glslang::TSourceLoc& loc, ir::Decorations& d);
+  // Every member's location (glslang's member order) when an explicit
+  // member location is not the one its place in the block gives; nullopt
+  // when the block's location and the members' order say it all.
+  std::optional<std::vector<std::uint32_t>> member_locations(const glslang::TType& block) const;
   // Transform feedback: the buffer and its stride, and (with_offset) the
   // offset a qualifier gives.
   void xfb_decorations(const glslang::TQualifier& q, bool with_offset, ir::Decorations& d) const;

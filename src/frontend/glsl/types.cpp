@@ -34,6 +34,7 @@ std::optional<ir::ImageDim> image_dim(glslang::TSamplerDim d) {
 std::optional<ir::ScalarKind> scalar_kind(glslang::TBasicType b) {
   switch (b) {
     case glslang::EbtFloat: return ir::ScalarKind::Float;
+    case glslang::EbtDouble: return ir::ScalarKind::Float;  // 64 bits: Translator::type()
     case glslang::EbtInt: return ir::ScalarKind::Int;
     case glslang::EbtUint: return ir::ScalarKind::Uint;
     case glslang::EbtBool: return ir::ScalarKind::Bool;
@@ -137,6 +138,8 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
       ++struct_nesting;
       std::vector<ir::StructMember> ir_members;
       std::vector<int> remap;
+      const bool varying = q.storage == glslang::EvqVaryingIn || q.storage == glslang::EvqVaryingOut;
+      const auto locations = is_block && varying ? member_locations(t) : std::nullopt;
       for (const glslang::TTypeLoc& m : *members) {
         if (is_block && filtered_member(*m.type)) {
           remap.push_back(-1);
@@ -152,6 +155,7 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
         }
         const glslang::TQualifier& mq = m.type->getQualifier();
         if (is_block && mq.hasOffset()) member.offset = static_cast<std::uint32_t>(mq.layoutOffset);
+        if (locations) member.location = (*locations)[remap.size() - 1];
         if (is_block && ast_.getXfbMode() && mq.hasXfbOffset())
           member.xfb_offset = static_cast<std::uint32_t>(mq.layoutXfbOffset);
         if (is_block && ((mq.coherent && !q.coherent) || (mq.volatil && !q.volatil))) {
@@ -212,8 +216,13 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
         unsupported(loc, "a matrix of a non-float type");
         return {};
       }
-      base = module_.matrix_type(static_cast<std::uint32_t>(t.getMatrixCols()),
-                                 static_cast<std::uint32_t>(t.getMatrixRows()));
+      base = basic == glslang::EbtDouble
+                 ? module_.double_matrix_type(static_cast<std::uint32_t>(t.getMatrixCols()),
+                                              static_cast<std::uint32_t>(t.getMatrixRows()))
+                 : module_.matrix_type(static_cast<std::uint32_t>(t.getMatrixCols()),
+                                       static_cast<std::uint32_t>(t.getMatrixRows()));
+    } else if (basic == glslang::EbtDouble) {
+      base = module_.double_type(static_cast<std::uint32_t>(t.isVector() ? t.getVectorSize() : 1));
     } else {
       base = module_.vector_type(*kind, static_cast<std::uint32_t>(t.isVector() ? t.getVectorSize() : 1));
     }
@@ -281,6 +290,9 @@ ir::ConstantId Translator::constant(const TType& t, const glslang::TConstUnionAr
       case glslang::EbtBool: i = v.getBConst() ? 1 : 0; break;
       default: return {};
     }
+    // glslang keeps every float constant as a double; a double constant
+    // takes it whole, never through float.
+    if (module_.type(st).width == 64) return module_.double_constant(as_float ? d : static_cast<double>(i));
     switch (module_.type(st).scalar) {
       case ir::ScalarKind::Float:
         return module_.float_constant(as_float ? static_cast<float>(d) : static_cast<float>(i));
@@ -353,6 +365,7 @@ ir::ConstantId Translator::zero(ir::TypeId t) {
     std::uint32_t next = 0;
   };
   auto scalar_zero = [&](ir::TypeId st) -> ir::ConstantId {
+    if (module_.type(st).width == 64) return module_.double_constant(0.0);
     switch (module_.type(st).scalar) {
       case ir::ScalarKind::Float: return ir::predefined::kFloatZero;
       case ir::ScalarKind::Int: return ir::predefined::kIntZero;

@@ -218,7 +218,8 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
       else t = m_.scalar_type(in(*d, 1) ? ir::ScalarKind::Int : ir::ScalarKind::Uint);
       break;
     case spv::Op::OpTypeFloat:
-      if (in(*d, 0) != 32) fail(*d, fmt::format("{}-bit floats are not supported", in(*d, 0)));
+      if (in(*d, 0) == 64) t = m_.double_type();  // the IR's double
+      else if (in(*d, 0) != 32) fail(*d, fmt::format("{}-bit floats are not supported", in(*d, 0)));
       else t = m_.scalar_type(ir::ScalarKind::Float);
       break;
     case spv::Op::OpTypeVector: {
@@ -273,6 +274,7 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
               if (layout != ir::BlockLayout::None) mem.offset = arg;
               else mem.xfb_offset = arg;
             }
+            if (deco == spv::Decoration::Location && is_block) mem.location = arg;
             if (deco == spv::Decoration::RowMajor) mem.matrix_layout = ir::MatrixLayout::RowMajor;
             if (deco == spv::Decoration::ColMajor) mem.matrix_layout = ir::MatrixLayout::ColumnMajor;
             if (deco == spv::Decoration::RelaxedPrecision) mem.precision = ir::Precision::Medium;
@@ -447,11 +449,21 @@ std::optional<ReadError> Reader::read_globals() {
         const auto op = inst.opcode;
         if (op == spv::Op::OpConstantTrue || op == spv::Op::OpSpecConstantTrue) c.bits = 1;
         if (op == spv::Op::OpConstant || op == spv::Op::OpSpecConstant) {
-          if (inst.operands[2].num_words != 1) {
-            fail(inst, "constants wider than 32 bits are not supported");
+          // A 64-bit literal (a double) is two words, low-order first.
+          const bool wide = m_.type(t).width == 64;
+          if (wide && op == spv::Op::OpSpecConstant) {
+            // Sluice's GLSL of such a module does not compile yet
+            // (spv.specConstant.vert); refused until it does.
+            fail(inst, "64-bit specialization constants are not supported");
+            break;
+          }
+          if (inst.operands[2].num_words != (wide ? 2 : 1)) {
+            fail(inst, wide ? "a double constant whose literal is not two words"
+                            : "constants wider than 32 bits are not supported");
             break;
           }
           c.bits = arg(2);
+          if (wide) c.high_bits = inst.words[inst.operands[2].first_word + 1];
         }
         if (op == spv::Op::OpConstantComposite || op == spv::Op::OpSpecConstantComposite) {
           for (std::size_t k = 2; k < inst.operands.size(); ++k) {
@@ -522,6 +534,10 @@ std::optional<ReadError> Reader::read_globals() {
         ir::Decorations d;
         const Id id = inst.result_id;
         d.location = decoration(id, spv::Decoration::Location);
+        // A block whose members have locations: theirs count (glslang's
+        // --aml also puts one on the variable; the IR keeps one form,
+        // VUID-StandaloneSpirv-Location-04918).
+        if (ir::has_member_locations(m_, vt)) d.location.reset();
         d.component = decoration(id, spv::Decoration::Component);
         d.binding = decoration(id, spv::Decoration::Binding);
         d.set = decoration(id, spv::Decoration::DescriptorSet);

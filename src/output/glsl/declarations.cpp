@@ -328,6 +328,7 @@ class GlobalDeclarer {
           cursor = expected + l.size;
         }
       }
+      if (mem.location) mparts.push_back(fmt::format("location = {}", *mem.location));
       if (row_major) mparts.push_back("row_major");
       if (mem.xfb_offset) mparts.push_back(fmt::format("xfb_offset = {}", *mem.xfb_offset));
       std::string q = layout_text(mparts);

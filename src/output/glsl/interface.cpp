@@ -39,9 +39,11 @@ TypeId block_type_of(const EmitContext& ctx, TypeId pointee) {
 // Interface locations a type occupies (GLSL 4.50 §4.4.1: one per vector,
 // one per matrix column, arrays and structs add up).
 bool holds_integers(const EmitContext& ctx, TypeId t) {
+  // Doubles too: like integers they are never interpolated (GLSL 4.60
+  // §4.3.4: a double fragment input must be flat).
   const TypeId e = innermost_element(ctx, t);
   const auto k = ir::component_kind(ctx.m, e);
-  if (k) return *k != ir::ScalarKind::Float;
+  if (k) return *k != ir::ScalarKind::Float || ir::is_double_like(ctx.m, e);
   if (e.valid() && ctx.m.type(e).kind == TypeKind::Struct)
     for (const auto& mem : ctx.m.type(e).members)
       if (holds_integers(ctx, mem.type)) return true;
@@ -91,11 +93,18 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
+    // The locations it takes: its own range, or its block members' ones.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;  // first, count
     if (is_user_varying(ctx, id) && out[i].location) {
-      const std::uint32_t n = ir::location_slots(m, ir::location_type(m, v));
+      ranges.emplace_back(*out[i].location, ir::location_slots(m, ir::location_type(m, v)));
+    } else if (is_user_varying(ctx, id) && ir::has_member_locations(m, pointee_of(ctx, v))) {
+      for (const ir::StructMember& mem : m.type(ir::location_type(m, v)).members)
+        ranges.emplace_back(*mem.location, ir::location_slots(m, mem.type));
+    }
+    for (const auto& [first, n] : ranges) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       for (std::uint32_t k = 0; k < n; ++k) {
-        const auto other = used.find(*out[i].location + k);
+        const auto other = used.find(first + k);
         if (other != used.end() && !out[i].component && !other->second.has_component) {
           ctx.fail(fmt::format("the {}s '{}' and '{}' overlap at location {}, which GLSL cannot declare",
                                storage_of(ctx, v) == StorageClass::Input ? "input" : "output",
@@ -103,7 +112,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
                                other->first));
           return out;
         }
-        used.emplace(*out[i].location + k, LocationUser{id, out[i].component.has_value()});
+        used.emplace(first + k, LocationUser{id, out[i].component.has_value()});
       }
     }
     if (is_resource(ctx, v) && out[i].binding) used_bindings[out[i].set.value_or(0)].insert(*out[i].binding);
@@ -112,7 +121,7 @@ std::vector<ir::Decorations> assign_interface_slots(EmitContext& ctx) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const VariableId id = m.globals()[i];
     const ir::Variable& v = m.variable(id);
-    if (is_user_varying(ctx, id) && !out[i].location) {
+    if (is_user_varying(ctx, id) && !out[i].location && !ir::has_member_locations(m, pointee_of(ctx, v))) {
       auto& used = used_locations[{storage_of(ctx, v), out[i].index.value_or(0)}];
       const std::uint32_t n = ir::location_slots(m, ir::location_type(m, v));
       std::uint32_t start = 0;

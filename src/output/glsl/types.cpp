@@ -86,6 +86,15 @@ Expr literal(std::string text) {
 // The NaN glslang's folding of 0.0 / 0.0 gives (C's NAN as a float).
 constexpr std::uint32_t kFoldedNan = 0x7fc00000u;
 
+// A double: the literal with GLSL's `lf` suffix (4.60 §4.1.4), written
+// so that it reads back as the same binary64 value; others through their
+// bits (packDouble2x32, GLSL 4.00).
+Expr double_constant(const ir::Constant& c) {
+  const double d = c.as_double();
+  if (std::isfinite(d)) return literal(ir::format_double(d) + "lf");
+  return Expr{fmt::format("packDouble2x32(uvec2(0x{:08x}u, 0x{:08x}u))", c.bits, c.high_bits), Prec::Postfix};
+}
+
 Expr scalar_constant(const ir::Constant& c, ir::ScalarKind k) {
   switch (k) {
     case ir::ScalarKind::Bool: return literal(c.as_bool() ? "true" : "false");
@@ -229,15 +238,23 @@ std::string type_text(EmitContext& ctx, TypeId t) {
   const ir::Type& ty = m.type(t);
   switch (ty.kind) {
     case TypeKind::Void: return "void";
-    case TypeKind::Scalar: return scalar_word(ty.scalar);
+    case TypeKind::Scalar:
+      if (ty.width == 64 && ctx.es) ctx.fail("double, which GLSL ES lacks");
+      return ty.width == 64 ? "double" : scalar_word(ty.scalar);
     case TypeKind::Vector: {
       const auto k = ir::component_kind(m, t);
+      if (ir::is_double_like(m, t)) {
+        if (ctx.es) ctx.fail("double, which GLSL ES lacks");
+        return fmt::format("dvec{}", ty.count);
+      }
       return fmt::format("{}vec{}", vector_prefix(k.value_or(ir::ScalarKind::Float)), ty.count);
     }
     case TypeKind::Matrix: {
       if (ir::component_kind(m, t) != ir::ScalarKind::Float) ctx.fail("GLSL matrices hold floats only");
       const std::uint32_t rows = ir::component_count(m, ty.element);
-      return rows == ty.count ? fmt::format("mat{}", ty.count) : fmt::format("mat{}x{}", ty.count, rows);
+      const char* d = ir::is_double_like(m, ty.element) ? "d" : "";
+      if (*d && ctx.es) ctx.fail("double, which GLSL ES lacks");
+      return rows == ty.count ? fmt::format("{}mat{}", d, ty.count) : fmt::format("{}mat{}x{}", d, ty.count, rows);
     }
     case TypeKind::Array:
     case TypeKind::UnsizedArray: {
@@ -302,7 +319,9 @@ std::string precision_prefix(const EmitContext& ctx, TypeId t, ir::Precision p, 
     return ctx.es || (variable && p != ir::Precision::High) ? precision_word(p) : "";
   }
   const auto kind = ir::component_kind(ctx.m, base);
-  if (!kind || *kind == ir::ScalarKind::Bool) return "";  // bool, structs: no precision
+  // bool, structs, doubles: no precision (GLSL 4.60 §4.7.2 qualifies only
+  // floats, integers and opaque types).
+  if (!kind || *kind == ir::ScalarKind::Bool || ir::is_double_like(ctx.m, base)) return "";
   // Desktop GLSL: highp is what every declaration gets anyway; lowp and
   // mediump stay, on temporaries too, because glslang turns them into
   // RelaxedPrecision there as well and drivers then compute in fp16.
@@ -376,7 +395,7 @@ const Expr& constant_expr(EmitContext& ctx, ir::ConstantId id) {
       ctx.fail(fmt::format("constant c{} has no components but is not a scalar", id.index()));
       return kInvalid;
     }
-    e = scalar_constant(c, *k);
+    e = t.width == 64 ? double_constant(c) : scalar_constant(c, *k);
   } else {
     std::vector<std::string> parts;
     for (ir::ConstantId part : c.components) {
@@ -428,13 +447,18 @@ MemberLayout std_layout(const EmitContext& ctx, TypeId t, bool std430, bool row_
     return MemberLayout{align, stride * count};
   };
   switch (ty.kind) {
-    case TypeKind::Scalar: return {4, 4};
-    case TypeKind::Vector: return {ty.count == 2 ? 8u : 16u, 4 * ty.count};
+    // GLSL 4.60 §7.6.2.2: components of 4 bytes, or 8 for doubles.
+    case TypeKind::Scalar: return {ty.width / 8, ty.width / 8};
+    case TypeKind::Vector: {
+      const std::uint32_t b = m.type(ty.element).width / 8;
+      return {(ty.count == 2 ? 2 : 4) * b, b * ty.count};
+    }
     case TypeKind::Matrix: {
       const std::uint32_t rows = ir::component_count(m, ty.element);
       const std::uint32_t vec = row_major ? ty.count : rows;
       const std::uint32_t n = row_major ? rows : ty.count;
-      return array_of(MemberLayout{vec == 2 ? 8u : 16u, 4 * vec}, n);
+      const std::uint32_t b = ir::is_double_like(m, ty.element) ? 8 : 4;
+      return array_of(MemberLayout{(vec == 2 ? 2 : 4) * b, b * vec}, n);
     }
     case TypeKind::Array: return array_of(std_layout(ctx, ty.element, std430, row_major), ty.count);
     case TypeKind::UnsizedArray: return array_of(std_layout(ctx, ty.element, std430, row_major), 0);

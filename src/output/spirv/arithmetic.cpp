@@ -146,14 +146,13 @@ std::uint32_t FunctionEmitter::convert(std::uint32_t v, ir::TypeId from, ir::Typ
     return v;
   }
   const std::uint32_t rt = type_id(to);
-  auto constant = [&](ir::TypeId t, float fv, std::uint32_t iv) {
-    return mc_.splat_constant(t, ir::component_kind(m_, t) == ScalarKind::Float ? std::bit_cast<std::uint32_t>(fv) : iv);
-  };
+  // float <-> double (GLSL 4.60 §5.4.1: double(f), float(d)).
+  if (*fk == ScalarKind::Float && *tk == ScalarKind::Float) return op(spv::Op::OpFConvert, rt, {v});
   if (*fk == *tk) return op(spv::Op::OpCopyObject, rt, {v});  // same kind, different IR type: cannot happen typed
-  if (*fk == ScalarKind::Bool) return op(spv::Op::OpSelect, rt, {v, constant(to, 1.0f, 1), constant(to, 0.0f, 0)});
+  if (*fk == ScalarKind::Bool) return op(spv::Op::OpSelect, rt, {v, mc_.splat_number(to, 1), mc_.splat_number(to, 0)});
   if (*tk == ScalarKind::Bool) {
     const bool f = *fk == ScalarKind::Float;
-    return op(f ? spv::Op::OpFUnordNotEqual : spv::Op::OpINotEqual, rt, {v, constant(from, 0.0f, 0)});
+    return op(f ? spv::Op::OpFUnordNotEqual : spv::Op::OpINotEqual, rt, {v, mc_.splat_number(from, 0)});
   }
   if (*fk == ScalarKind::Float) return op(*tk == ScalarKind::Int ? spv::Op::OpConvertFToS : spv::Op::OpConvertFToU, rt, {v});
   if (*tk == ScalarKind::Float) return op(*fk == ScalarKind::Int ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF, rt, {v});

@@ -59,12 +59,16 @@ std::uint32_t ModuleContext::constant(ir::ConstantId c) {
       globals.op(spv::Op::OpSpecConstantComposite, {type_id, id}, components);
     } else if (k.type == ir::predefined::kBool) {
       globals.op(k.bits ? spv::Op::OpSpecConstantTrue : spv::Op::OpSpecConstantFalse, {type_id, id});
+    } else if (m.type(k.type).width == 64) {
+      globals.op(spv::Op::OpSpecConstant, {type_id, id, k.bits, k.high_bits});
     } else {
       globals.op(spv::Op::OpSpecConstant, {type_id, id, k.bits});
     }
     if (k.spec_id && !k.is_composite()) decorate(id, spv::Decoration::SpecId, {*k.spec_id});
   } else if (k.is_composite()) {
     id = composite_constant(k.type, components);
+  } else if (m.type(k.type).width == 64) {
+    id = double_constant((std::uint64_t{k.high_bits} << 32) | k.bits);
   } else {
     id = scalar_constant(k.type, k.bits);
   }
@@ -136,6 +140,38 @@ std::uint32_t ModuleContext::scalar_constant(ir::TypeId scalar_type, std::uint32
 
 std::uint32_t ModuleContext::float_constant(float v) {
   return scalar_constant(ir::predefined::kFloat, std::bit_cast<std::uint32_t>(v));
+}
+
+std::uint32_t ModuleContext::double_constant(std::uint64_t bits) {
+  if (auto it = double_constants_.find(bits); it != double_constants_.end()) return it->second;
+  ir::TypeId double_type;
+  for (std::uint32_t i = 0; i < m.type_count() && !double_type.valid(); ++i)
+    if (m.type(ir::TypeId(i)) == ir::Type::make_double()) double_type = ir::TypeId(i);
+  if (!double_type.valid()) {
+    fail("a double constant in a module without the double type");
+    return 0;
+  }
+  const std::uint32_t id = new_id();
+  globals.op(spv::Op::OpConstant,
+             {type(double_type), id, static_cast<std::uint32_t>(bits), static_cast<std::uint32_t>(bits >> 32)});
+  double_constants_.emplace(bits, id);
+  return record_constant(ConstantInfo{double_type, static_cast<std::uint32_t>(bits), {}}, id);
+}
+
+std::uint32_t ModuleContext::splat_number(ir::TypeId t, std::int32_t v) {
+  const ir::Type& ty = m.type(t);
+  if (ty.kind == ir::TypeKind::Vector || ty.kind == ir::TypeKind::Matrix) {
+    const std::uint32_t part = splat_number(ty.element, v);
+    std::vector<std::uint32_t> parts(ty.count, part);
+    return composite_constant(t, parts);
+  }
+  if (ty.kind != ir::TypeKind::Scalar) {
+    fail("splat constant of a type that is not a scalar, vector or matrix");
+    return 0;
+  }
+  if (ty.width == 64) return double_constant(std::bit_cast<std::uint64_t>(static_cast<double>(v)));
+  if (ty.scalar == ir::ScalarKind::Float) return scalar_constant(t, std::bit_cast<std::uint32_t>(static_cast<float>(v)));
+  return scalar_constant(t, static_cast<std::uint32_t>(v));
 }
 
 std::uint32_t ModuleContext::composite_constant(ir::TypeId composite_type, std::span<const std::uint32_t> parts) {

@@ -121,11 +121,16 @@ class ModuleContext {
   std::uint32_t int_constant(std::int32_t v) { return scalar_constant(ir::predefined::kInt, static_cast<std::uint32_t>(v)); }
   std::uint32_t uint_constant(std::uint32_t v) { return scalar_constant(ir::predefined::kUint, v); }
   std::uint32_t float_constant(float v);
+  // A double (OpConstant with two words, low-order first).
+  std::uint32_t double_constant(std::uint64_t bits);
   std::uint32_t bool_constant(bool v) { return scalar_constant(ir::predefined::kBool, v ? 1u : 0u); }
   // A constant of a plain composite type from the ids of its constituents.
   std::uint32_t composite_constant(ir::TypeId type, std::span<const std::uint32_t> components);
   // Scalar, vector or matrix of `type` with every component `bits`.
   std::uint32_t splat_constant(ir::TypeId type, std::uint32_t bits);
+  // Scalar, vector or matrix of `type` with every component the small
+  // integer `v` (0 or 1: exact in every component type, doubles included).
+  std::uint32_t splat_number(ir::TypeId type, std::int32_t v);
   std::uint32_t undef(ir::TypeId type);
   // Non-null when `id` is a (non-specialization) constant made here.
   const ConstantInfo* constant_info(std::uint32_t id) const;
@@ -162,6 +167,7 @@ class ModuleContext {
 
   std::vector<std::uint32_t> ir_constants_;  // per ConstantId
   FlatMap scalar_constants_;                 // (type << 32 | bits)
+  std::map<std::uint64_t, std::uint32_t> double_constants_;  // bits -> id
   std::map<std::vector<std::uint32_t>, std::uint32_t> composite_constants_;  // [type, components...]
   FlatMap undefs_;                           // type -> id
   FlatMap constant_index_;                   // SPIR-V id -> index into constant_infos_

@@ -250,11 +250,11 @@ void FunctionEmitter::emit_construct(const ir::Instruction& inst) {
         std::vector<std::uint32_t> column;
         for (std::uint32_t row = 0; row < rows; ++row) {
           if (c < src_cols && row < src_rows)
-            column.push_back(op(spv::Op::OpCompositeExtract, type_id(ir::predefined::kFloat), {parts[0], c, row}));
+            column.push_back(op(spv::Op::OpCompositeExtract, type_id(type_at(rt.element).element), {parts[0], c, row}));
           else if (from_scalar && row == c)
             column.push_back(parts[0]);
           else
-            column.push_back(mc_.float_constant(row == c ? 1.0f : 0.0f));
+            column.push_back(mc_.splat_number(type_at(rt.element).element, row == c ? 1 : 0));
         }
         columns.push_back(construct(rt.element, column));
       }
@@ -342,10 +342,9 @@ void FunctionEmitter::emit_increment(const ir::Instruction& inst) {
   const std::uint32_t old_value = load(p);
   const auto kind = ir::component_kind(m_, t);
   if (!kind || *kind == ir::ScalarKind::Bool) return mc_.fail("increment of a value that is not numeric");
-  const std::uint32_t one_bits = *kind == ir::ScalarKind::Float ? 0x3f800000u : 1u;
   const bool up = inst.opcode == ir::Opcode::PrefixIncrement || inst.opcode == ir::Opcode::PostfixIncrement;
   const std::uint32_t new_value =
-      arith(up ? ir::Opcode::Add : ir::Opcode::Sub, t, old_value, mc_.splat_constant(t, one_bits));
+      arith(up ? ir::Opcode::Add : ir::Opcode::Sub, t, old_value, mc_.splat_number(t, 1));
   store(p, new_value);
   relax_made(inst, old_value);  // glslang decorates the load and the add alike
   relax_made(inst, new_value);

@@ -33,7 +33,7 @@ bool Layouts::compute_facts(ir::TypeId* bad) {
     switch (t.kind) {
       case ir::TypeKind::Scalar:
         f.contains_bool = t.scalar == ir::ScalarKind::Bool;
-        f.contains_int = t.scalar == ir::ScalarKind::Int || t.scalar == ir::ScalarKind::Uint;
+        f.contains_int = t.scalar == ir::ScalarKind::Int || t.scalar == ir::ScalarKind::Uint || t.width == 64;
         break;
       case ir::TypeKind::Vector:
       case ir::TypeKind::SampledImage:
@@ -103,8 +103,8 @@ Layouts::SizeAlign Layouts::size_align(ir::TypeId t, Flavour f) {
   const ir::Type& ty = m_.type(t);
   SizeAlign r;
   switch (ty.kind) {
-    case ir::TypeKind::Scalar: r = {4, 4}; break;
-    case ir::TypeKind::Vector: r = vector_size_align(ty.count); break;
+    case ir::TypeKind::Scalar: r = {ty.width / 8, ty.width / 8}; break;
+    case ir::TypeKind::Vector: r = vector_size_align(ty.count, m_.type(ty.element).width / 8); break;
     case ir::TypeKind::Matrix: {
       const std::uint32_t stride = matrix_stride(t, f);
       const std::uint32_t n = is_row_major(f) ? m_.type(ty.element).count : ty.count;
@@ -148,7 +148,7 @@ std::uint32_t Layouts::matrix_stride(ir::TypeId matrix, Flavour f) {
   // Column-major: columns are vectors of `rows` components; row-major:
   // rows are vectors of `columns` components.
   const std::uint32_t n = is_row_major(f) ? ty.count : m_.type(ty.element).count;
-  const SizeAlign v = vector_size_align(n);
+  const SizeAlign v = vector_size_align(n, m_.type(m_.type(ty.element).element).width / 8);
   return layout_of(f) == layout_of(kStd140) ? round_up(v.align, 16) : v.align;
 }
 

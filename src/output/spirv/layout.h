@@ -45,7 +45,7 @@ struct TypeFacts {
   bool contains_bool = false;
   bool contains_matrix = false;
   bool aggregate = false;         // array, runtime array or struct somewhere inside
-  bool contains_int = false;      // int or uint components (fragment inputs need Flat)
+  bool contains_int = false;  // or doubles: both never interpolate (VUID-StandaloneSpirv-Flat-04744)      // int or uint components (fragment inputs need Flat)
 };
 
 class Layouts {
@@ -79,7 +79,11 @@ class Layouts {
   std::vector<std::uint32_t> member_offsets(ir::TypeId st, Flavour f, std::uint32_t* misplaced = nullptr);
 
  private:
-  SizeAlign vector_size_align(std::uint32_t n) const { return {4 * n, n == 2 ? 8u : 16u}; }
+  // n components of `bytes` each (4, or 8 for doubles: GLSL 4.60 §7.6.2.2
+  // rule 2, a dvec3 aligned as a dvec4).
+  SizeAlign vector_size_align(std::uint32_t n, std::uint32_t bytes = 4) const {
+    return {bytes * n, (n == 2 ? 2 : 4) * bytes};
+  }
   const ir::Module& m_;
   std::vector<TypeFacts> facts_;
   FlatMap size_cache_;   // (type << 8 | flavour) -> size

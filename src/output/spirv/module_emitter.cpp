@@ -6,7 +6,8 @@
 // For Vulkan targets every user Input/Output variable needs a Location and
 // every resource a DescriptorSet and Binding; variables without them get the
 // lowest free ones in declaration order (as glslang's --aml/--amb do), and
-// integer fragment inputs get the Flat decoration Vulkan requires.
+// integer and double fragment inputs get the Flat decoration Vulkan requires
+// (VUID-StandaloneSpirv-Flat-04744).
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -24,11 +25,13 @@ namespace {
 
 constexpr std::uint32_t kMagic = 0x07230203;
 
-// Locations a value of type `t` occupies (GLSL 4.60 §4.4.1; no 64-bit types).
+// Locations a value of type `t` occupies (GLSL 4.60 §4.4.1: a dvec3 or
+// dvec4 takes two).
 std::uint32_t location_count(const ir::Module& m, ir::TypeId t) {
   const ir::Type& ty = m.type(t);
   switch (ty.kind) {
-    case ir::TypeKind::Matrix: return ty.count;
+    case ir::TypeKind::Vector: return m.type(ty.element).width == 64 && ty.count > 2 ? 2 : 1;
+    case ir::TypeKind::Matrix: return ty.count * location_count(m, ty.element);
     case ir::TypeKind::Array: return ty.count * location_count(m, ty.element);
     case ir::TypeKind::Struct: {
       std::uint32_t n = 0;
@@ -85,9 +88,14 @@ void ModuleEmitter::emit_globals() {
     const ir::Variable& var = m_.variable(v);
     const ir::Type& pt = m_.type(var.type);
     const ir::Decorations& d = var.decorations;
-    if (d.location && (pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output)) {
-      auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
+    const bool io = pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output;
+    auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
+    if (d.location && io) {
       for (std::uint32_t i = 0; i < location_count(m_, ir::location_type(m_, var)); ++i) used.insert(*d.location + i);
+    } else if (io && ir::has_member_locations(m_, pt.element)) {
+      const ir::Type* block = &m_.type(ir::location_type(m_, var));
+      for (const ir::StructMember& mem : block->members)
+        for (std::uint32_t i = 0; i < location_count(m_, mem.type); ++i) used.insert(*mem.location + i);
     }
     if (d.binding) used_bindings_.emplace(d.set.value_or(0), *d.binding);
   }
@@ -162,7 +170,8 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     mc_.decorate(id, spv::Decoration::BuiltIn, {static_cast<std::uint32_t>(*b)});
     mc_.require_built_in(*b);
   }
-  const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_, pt.element);
+  const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_, pt.element) &&
+                              !ir::has_member_locations(m_, pt.element);
   if (d.location) {
     mc_.decorate(id, spv::Decoration::Location, {*d.location});
   } else if (needs_location && mc_.features.vulkan) {
@@ -193,7 +202,8 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     used_bindings_.emplace(set, binding);
     mc_.decorate(id, spv::Decoration::Binding, {binding});
   }
-  // Vulkan: integer fragment inputs are never interpolated and must say so.
+  // Vulkan: integer and double fragment inputs are never interpolated and must
+  // say so (VUID-StandaloneSpirv-Flat-04744).
   const bool int_fragment_input = pt.storage == ir::StorageClass::Input && stage == ir::ShaderStage::Fragment &&
                                   d.built_in.empty() && mc_.layouts.facts(pt.element).contains_int;
   if (d.interpolation == ir::Interpolation::Flat || int_fragment_input) mc_.decorate(id, spv::Decoration::Flat);

@@ -127,7 +127,10 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       if (ty.scalar == ir::ScalarKind::Bool && is_laid_out(f)) return type(ir::predefined::kUint);
       const std::uint32_t id = new_id();
       switch (ty.scalar) {
-        case ir::ScalarKind::Float: globals.op(spv::Op::OpTypeFloat, {id, 32}); break;
+        case ir::ScalarKind::Float:
+          globals.op(spv::Op::OpTypeFloat, {id, ty.width});
+          if (ty.width == 64) require(spv::Capability::Float64);
+          break;
         case ir::ScalarKind::Int: globals.op(spv::Op::OpTypeInt, {id, 32, 1}); break;
         case ir::ScalarKind::Uint: globals.op(spv::Op::OpTypeInt, {id, 32, 0}); break;
         case ir::ScalarKind::Bool: globals.op(spv::Op::OpTypeBool, {id}); break;
@@ -189,6 +192,8 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
       if (is_laid_out(f)) decorate_struct_layout(t, f, id);
       for (std::uint32_t i = 0; i < ty.members.size() && !is_laid_out(f); ++i)
         if (ty.members[i].xfb_offset) member_decorate(id, i, spv::Decoration::Offset, {*ty.members[i].xfb_offset});
+      for (std::uint32_t i = 0; i < ty.members.size(); ++i)
+        if (ty.members[i].location) member_decorate(id, i, spv::Decoration::Location, {*ty.members[i].location});
       if (ty.is_block) {
         const bool buffer_block = (f & kBufferBit) != 0;
         decorate(id, buffer_block ? spv::Decoration::BufferBlock : spv::Decoration::Block);

@@ -208,7 +208,7 @@ TEST_CASE("RelaxedPrecision: lowp and mediump members of numbers, never bools or
   using testing::ok;
   Module m(ShaderStage::Fragment);
   auto member = [](const char* name, TypeId t, Precision p) {
-    return StructMember{name, t, {}, MatrixLayout::Default, {}, {}, p};
+    return StructMember{name, t, {}, MatrixLayout::Default, {}, {}, {}, p};
   };
   const TypeId inner = m.intern(Type::make_struct("Inner", {member("x", kFloat, Precision::Medium)}));
   const TypeId params = m.intern(Type::make_struct(
