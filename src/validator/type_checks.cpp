@@ -9,6 +9,7 @@
 // that follows type references (describe_type, component_kind) can loop.
 #include <fmt/format.h>
 
+#include "ir/built_in.h"
 #include "ir/typing.h"
 #include "validator/context.h"
 
@@ -103,6 +104,9 @@ class TypeTableChecker {
           if (kind_of(member.type) == TypeKind::UnsizedArray && (!t.is_block || k + 1 != t.members.size()))
             return fail(i,
                         fmt::format("member '{}' is an unsized array but not the last member of a block", member.name));
+          if (!member.built_in.empty() && !ir::find_built_in(member.built_in))
+            return fail(i, fmt::format("member '{}' is built-in '{}', which the IR does not know (ir/built_in.h)",
+                                       member.name, member.built_in));
         }
         return true;
       }
