@@ -25,10 +25,6 @@ struct StageShader {
 // (docs/testing.md, "Geometry and tessellation shaders").
 inline const std::map<std::string, std::string>& refused_stage_shaders() {
   static const std::map<std::string, std::string> list{
-      {"spv.GeometryShaderPassthrough.geom", "layout(passthrough): GL_NV_geometry_shader_passthrough, NVIDIA-only"},
-      {"spv.multiviewPerViewAttributes.tesc", "GL_NVX_multiview_per_view_attributes built-ins, NVIDIA-only"},
-      {"spv.stereoViewRendering.tesc", "viewport_relative, secondary_view_offset: GL_NV_stereo_view_rendering"},
-      {"spv.viewportArray2.tesc", "viewport_relative, gl_ViewportMask: GL_NV_viewport_array2, NVIDIA-only"},
   };
   return list;
 }

@@ -142,6 +142,9 @@ std::vector<std::string> variable_attributes(const Module& m, const Variable& v)
   if (d.restrict_) a.push_back("restrict");
   if (d.patch) a.push_back("patch");
   if (d.stream) a.push_back(fmt::format("stream={}", *d.stream));
+  if (d.passthrough) a.push_back("passthrough");
+  if (d.viewport_relative) a.push_back("viewport_relative");
+  if (d.secondary_view_offset) a.push_back(fmt::format("secondary_view_offset={}", *d.secondary_view_offset));
   return a;
 }
 

@@ -167,8 +167,12 @@ bool Parser::attributes(Cursor& c, std::vector<Attribute>& out) {
     if (a.name.empty()) return fail(c, "expected an attribute name");
     if (c.consume('=')) {
       const std::uint32_t column = c.column();
-      a.value = c.word();
-      if (a.value->empty()) return fail(c.line(), column, fmt::format("expected a value for '{}'", a.name));
+      // A value may be negative (secondary_view_offset=-1); the sign stays
+      // part of it, and the numbers' readers decide.
+      const bool negative = c.consume('-');
+      const std::string_view w = c.word();
+      a.value = negative ? std::string_view(w.data() - 1, w.size() + 1) : w;
+      if (w.empty()) return fail(c.line(), column, fmt::format("expected a value for '{}'", a.name));
     }
     out.push_back(a);
     if (c.consume(']')) return true;

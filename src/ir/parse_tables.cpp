@@ -460,6 +460,18 @@ bool Parser::parse_variable_attributes(Cursor& c, Variable& v) {
       d.built_in = std::string(*a.value);
       continue;
     }
+    if (a.name == "secondary_view_offset") {
+      // A signed offset: `-N` is read as the magnitude, then negated.
+      Attribute magnitude = a;
+      const bool negative = a.value && a.value->starts_with('-');
+      if (negative) magnitude.value = a.value->substr(1);
+      std::uint32_t n = 0;
+      if (!attribute_number(magnitude, c.line(), n)) return false;
+      if (n > (negative ? 0x80000000u : 0x7fffffffu))
+        return fail(c.line(), a.column, "'secondary_view_offset' needs a 32-bit signed number");
+      d.secondary_view_offset = negative ? static_cast<std::int32_t>(0u - n) : static_cast<std::int32_t>(n);
+      continue;
+    }
     if (a.value) return bad();
     if (a.name == "flat") {
       d.interpolation = Interpolation::Flat;
@@ -475,6 +487,8 @@ bool Parser::parse_variable_attributes(Cursor& c, Variable& v) {
                    : a.name == "volatile"  ? &d.volatile_
                    : a.name == "restrict"  ? &d.restrict_
                    : a.name == "patch"     ? &d.patch
+                   : a.name == "passthrough" ? &d.passthrough
+                   : a.name == "viewport_relative" ? &d.viewport_relative
                                            : nullptr;
       if (!flag) return bad();
       *flag = true;

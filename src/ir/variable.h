@@ -50,6 +50,16 @@ struct Decorations {
   bool patch = false;
   // Geometry: the vertex stream an output belongs to (layout(stream = N)).
   std::optional<std::uint32_t> stream;
+  // NVIDIA extensions. A geometry input copied unchanged to the vertices
+  // the fixed function emits (layout(passthrough),
+  // GL_NV_geometry_shader_passthrough; SPIR-V PassthroughNV).
+  bool passthrough = false;
+  // A Layer output taken relative to the viewport (layout(viewport_relative),
+  // GL_NV_viewport_array2; ViewportRelativeNV), and the offset of the second
+  // view's layer (layout(secondary_view_offset = N),
+  // GL_NV_stereo_view_rendering; SecondaryViewportRelativeNV N).
+  bool viewport_relative = false;
+  std::optional<std::int32_t> secondary_view_offset;
 
   friend bool operator==(const Decorations&, const Decorations&) = default;
 };

@@ -11,6 +11,7 @@
 // of ir/structure.h (a barrier's enclosing construct is its context's).
 #include <fmt/format.h>
 
+#include "ir/built_in.h"
 #include "ir/built_in_type.h"
 #include "ir/stage_interface.h"
 #include "ir/structure.h"
@@ -108,6 +109,20 @@ void check_stage_variables(Context& ctx) {
     if (var.decorations.stream && !(stage == ShaderStage::Geometry && storage == ir::StorageClass::Output))
       ctx.report(fmt::format("v{} '{}' has a stream; only geometry shader outputs have one", v.index(),
                              var.name.text));
+    const ir::Decorations& d = var.decorations;
+    if (!d.built_in.empty() && !ir::find_built_in(d.built_in))
+      ctx.report(fmt::format("v{} '{}' is built-in '{}', which the IR does not know (ir/built_in.h)", v.index(),
+                             var.name.text, d.built_in));
+    // GL_NV_geometry_shader_passthrough: geometry inputs only;
+    // GL_NV_viewport_array2 and GL_NV_stereo_view_rendering: the Layer output
+    // (SPIR-V's ViewportRelativeNV and SecondaryViewportRelativeNV decorate
+    // a Layer built-in).
+    if (d.passthrough && !(stage == ShaderStage::Geometry && storage == ir::StorageClass::Input))
+      ctx.report(fmt::format("v{} '{}' is passthrough; only geometry shader inputs are", v.index(), var.name.text));
+    if ((d.viewport_relative || d.secondary_view_offset) &&
+        !(d.built_in == "Layer" && storage == ir::StorageClass::Output))
+      ctx.report(fmt::format("v{} '{}' is viewport_relative or has a secondary_view_offset; only a Layer output is",
+                             v.index(), var.name.text));
   }
 }
 

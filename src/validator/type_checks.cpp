@@ -9,6 +9,7 @@
 // that follows type references (describe_type, component_kind) can loop.
 #include <fmt/format.h>
 
+#include "ir/built_in.h"
 #include "ir/image_format.h"
 #include "ir/typing.h"
 #include "validator/context.h"
@@ -120,6 +121,9 @@ class TypeTableChecker {
                                        "locations all or none",
                                        member.name, member.location ? "has" : "lacks", t.members[0].name,
                                        t.members[0].location ? "has" : "lacks"));
+          if (!member.built_in.empty() && !ir::find_built_in(member.built_in))
+            return fail(i, fmt::format("member '{}' is built-in '{}', which the IR does not know (ir/built_in.h)",
+                                       member.name, member.built_in));
         }
         return true;
       }

@@ -154,3 +154,34 @@ TEST_CASE("stage rules: the text form refuses unknown stage attributes", "[ir][s
   CHECK(r.diagnostics.front().message.find("expected a primitive") != std::string::npos);
   CHECK(r.diagnostics.front().line == 2);
 }
+
+TEST_CASE("stage rules: built-in names and NVIDIA's decorations", "[validator][stages]") {
+  // A viewport-relative gl_Layer with a secondary view offset in a
+  // tessellation control shader (GL_NV_viewport_array2,
+  // GL_NV_stereo_view_rendering): the text form keeps both, a negative
+  // offset included (glslang's GLSL takes only offsets >= 0, SPIR-V's
+  // literal any), and the validator takes them on a Layer output.
+  const auto layer = [](const std::string& attributes) {
+    return kControlHeader + "\nTypes:\n" + kPredefinedTypes + "  t26: Pointer to t2 in Output\n" + kConstants +
+           "\nVariables:\n  v0 (t26): 'gl_Layer' [highp, output, " + attributes +
+           "]\n\nGlobals: v0\n\nFunctions:\n\n  f0: 'main'() -> t0\n\n    __________________\n"
+           "    Entry To Function:\n                   Store v0 c5[highp]\n                   Return\n";
+  };
+  const ir::Module m = parse(layer("builtin=Layer, viewport_relative, secondary_view_offset=-1"));
+  CHECK(*m.variable(ir::VariableId(0)).decorations.secondary_view_offset == -1);
+  require_valid(m);
+  require_only_problem(parse(control(kControlHeader, "viewport_relative")),
+                       "v0 'p' is viewport_relative or has a secondary_view_offset; only a Layer output is");
+  require_only_problem(parse(control(kControlHeader, "secondary_view_offset=2")),
+                       "v0 'p' is viewport_relative or has a secondary_view_offset; only a Layer output is");
+  require_only_problem(parse(control(kControlHeader, "passthrough")),
+                       "v0 'p' is passthrough; only geometry shader inputs are");
+  require_only_problem(parse(layer("builtin=PositionPerView")),
+                       "v0 'gl_Layer' is built-in 'PositionPerView', which the IR does not know (ir/built_in.h)");
+  // The offset is a 32-bit signed number.
+  const std::string big = control(kControlHeader, "secondary_view_offset=2147483648");
+  const ir::ParseResult r = ir::parse_module(big, "stage.ir");
+  REQUIRE_FALSE(r.module.has_value());
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics.front().message == "'secondary_view_offset' needs a 32-bit signed number");
+}

@@ -16,7 +16,8 @@
 
 namespace sluice::glsl::detail {
 
-// SPIR-V BuiltIn names, as the IR spells them in Decorations::built_in.
+// SPIR-V BuiltIn names, as the IR spells them in Decorations::built_in
+// (ir/built_in.h lists them).
 const char* builtin_name(glslang::TBuiltInVariable b) {
   switch (b) {
     case glslang::EbvNumWorkGroups: return "NumWorkgroups";
@@ -55,6 +56,11 @@ const char* builtin_name(glslang::TBuiltInVariable b) {
     case glslang::EbvTessCoord: return "TessCoord";
     case glslang::EbvSubgroupSize2: return "SubgroupSize";
     case glslang::EbvSubgroupInvocation2: return "SubgroupLocalInvocationId";
+    case glslang::EbvViewportMaskNV: return "ViewportMaskNV";
+    case glslang::EbvSecondaryPositionNV: return "SecondaryPositionNV";
+    case glslang::EbvSecondaryViewportMaskNV: return "SecondaryViewportMaskNV";
+    case glslang::EbvPositionPerViewNV: return "PositionPerViewNV";
+    case glslang::EbvViewportMaskPerViewNV: return "ViewportMaskPerViewNV";
     default: return nullptr;
   }
 }
@@ -116,6 +122,11 @@ ir::Decorations decorations_of(const TQualifier& q) {
   d.volatile_ = q.volatil;
   d.restrict_ = q.restrict;
   d.patch = q.patch;
+  // NVIDIA's layout qualifiers, as glslang's SPIR-V back end decorates
+  // them; -2048 is glslang's "no secondary_view_offset".
+  d.passthrough = q.layoutPassthrough;
+  d.viewport_relative = q.layoutViewportRelative;
+  if (q.layoutSecondaryViewportRelativeOffset != -2048) d.secondary_view_offset = q.layoutSecondaryViewportRelativeOffset;
   return d;
 }
 
@@ -123,6 +134,15 @@ ir::Decorations decorations_of(const TQualifier& q) {
 bool is_builtin_block(const TType& t) {
   if (t.getBasicType() != glslang::EbtBlock || !t.getStruct() || t.getStruct()->empty()) return false;
   return (*t.getStruct())[0].type->getQualifier().builtIn != glslang::EbvNone;
+}
+
+// A built-in block the IR keeps whole, its members' built-ins on the
+// members: gl_in[] and gl_out[], and a passthrough geometry input
+// (`layout(passthrough) in gl_PerVertex {...};`), whose decoration is the
+// block's and which matters even when the shader never reads it. Other
+// built-in blocks become one variable per member.
+bool is_whole_builtin_block(const TType& t) {
+  return is_builtin_block(t) && (t.isArray() || t.getQualifier().layoutPassthrough);
 }
 
 std::string_view text(const glslang::TString& s) { return std::string_view(s.c_str(), s.size()); }
@@ -310,16 +330,6 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
                                          text(s->getName())));
     return {};
   }
-  // NVIDIA-only layout qualifiers the IR has no decoration for.
-  if (q.layoutPassthrough) {
-    unsupported(loc, "layout(passthrough) (GL_NV_geometry_shader_passthrough)");
-    return {};
-  }
-  if (q.layoutViewportRelative || q.layoutSecondaryViewportRelativeOffset != -2048) {
-    unsupported(loc, "layout(viewport_relative) or secondary_view_offset (GL_NV_viewport_array2, "
-                     "GL_NV_stereo_view_rendering)");
-    return {};
-  }
   ir::Decorations d = decorations_of(q);
   // A block's xfb offsets are its members' (types.cpp), as glslang emits them.
   xfb_decorations(q, t.getBasicType() != glslang::EbtBlock, d);
@@ -376,8 +386,9 @@ void Translator::declare_linker_objects(const TIntermAggregate* objects) {
     if (!s) continue;
     const TType& t = s->getType();
     // Constants have no storage; built-in blocks become one variable per
-    // member, made when a member is used.
-    if (t.getQualifier().storage == glslang::EvqConst || is_builtin_block(t)) continue;
+    // member, made when a member is used, but for passthrough ones.
+    if (t.getQualifier().storage == glslang::EvqConst || (is_builtin_block(t) && !t.getQualifier().layoutPassthrough))
+      continue;
     global_variable(s);
   }
 }
@@ -469,9 +480,9 @@ Value Translator::symbol(const TIntermSymbol* s) {
     default: break;
   }
   // gl_in[] and gl_out[]: one array of the block, whose members carry
-  // their built-ins (as glslang's SPIR-V has it); a single block is one
-  // variable per member (block_member).
-  if (is_builtin_block(t) && t.isArray()) {
+  // their built-ins (as glslang's SPIR-V has it), and a passthrough block;
+  // another single block is one variable per member (block_member).
+  if (is_whole_builtin_block(t)) {
     const ir::VariableId v = global_variable(s);
     return v.valid() ? Value::pointer(v) : Value{};
   }
@@ -561,7 +572,7 @@ std::optional<Value> Translator::block_member(const TIntermBinary* node) {
     if (failed_) return Value{};
   }
   const bool split = split_blocks.contains(block->getId());
-  if (!split && !is_builtin_block(block->getType())) return std::nullopt;
+  if (!split && (!is_builtin_block(block->getType()) || is_whole_builtin_block(block->getType()))) return std::nullopt;
   const TIntermConstantUnion* index = node->getRight()->getAsConstantUnion();
   if (!index) return std::nullopt;
   const int member = index->getConstArray()[0].getIConst();

@@ -269,10 +269,6 @@ bool Translator::run() {
     else if (node)
       global_initializers.push_back(node);
   }
-  if (info.stage == ir::ShaderStage::Geometry && ast_.getGeoPassthroughEXT()) {
-    unsupported(find_in_source("passthrough"), "a passthrough geometry shader (GL_NV_geometry_shader_passthrough)");
-    return false;
-  }
   if (linker_objects) declare_linker_objects(linker_objects);
   if (failed_) return false;
   declare_functions(root);

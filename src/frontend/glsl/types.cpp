@@ -83,6 +83,9 @@ bool Translator::filtered_member(const glslang::TType& member) const {
   // declares them in every desktop gl_PerVertex and its SPIR-V leaves them
   // out unless the shader enables the extension (GlslangToSpv's
   // filterMember); so does the IR.
+  // Members a redeclaration of a built-in block left out: glslang hides
+  // them (void) and its SPIR-V skips them; so does the IR.
+  if (member.hiddenMember()) return true;
   const std::string_view name = member.getFieldName().c_str();
   const auto& extensions = ast_.getRequestedExtensions();
   auto without = [&](const char* e) { return extensions.find(e) == extensions.end(); };

@@ -20,45 +20,18 @@
 #include "frontend/spirv/reader_internal.h"
 #include "ir/image_format.h"
 #include "ir/stage_interface.h"
+#include "ir/built_in.h"
 
 namespace sluice::spirv_in::detail {
 namespace {
 
 using Kind = IdValue::Kind;
 
+// The IR's name of SPIR-V built-in `b` (ir/built_in.h), nullptr when the
+// IR does not know it.
 const char* builtin_name(std::uint32_t b) {
-  switch (static_cast<spv::BuiltIn>(b)) {
-    case spv::BuiltIn::Position: return "Position";
-    case spv::BuiltIn::PointSize: return "PointSize";
-    case spv::BuiltIn::ClipDistance: return "ClipDistance";
-    case spv::BuiltIn::CullDistance: return "CullDistance";
-    case spv::BuiltIn::VertexId: return "VertexId";
-    case spv::BuiltIn::InstanceId: return "InstanceId";
-    case spv::BuiltIn::VertexIndex: return "VertexIndex";
-    case spv::BuiltIn::InstanceIndex: return "InstanceIndex";
-    case spv::BuiltIn::BaseVertex: return "BaseVertex";
-    case spv::BuiltIn::BaseInstance: return "BaseInstance";
-    case spv::BuiltIn::DrawIndex: return "DrawIndex";
-    case spv::BuiltIn::PrimitiveId: return "PrimitiveId";
-    case spv::BuiltIn::Layer: return "Layer";
-    case spv::BuiltIn::ViewportIndex: return "ViewportIndex";
-    case spv::BuiltIn::FrontFacing: return "FrontFacing";
-    case spv::BuiltIn::FragCoord: return "FragCoord";
-    case spv::BuiltIn::PointCoord: return "PointCoord";
-    case spv::BuiltIn::FragDepth: return "FragDepth";
-    case spv::BuiltIn::SampleId: return "SampleId";
-    case spv::BuiltIn::SamplePosition: return "SamplePosition";
-    case spv::BuiltIn::SampleMask: return "SampleMask";
-    case spv::BuiltIn::HelperInvocation: return "HelperInvocation";
-    case spv::BuiltIn::NumWorkgroups: return "NumWorkgroups";
-    case spv::BuiltIn::WorkgroupSize: return "WorkgroupSize";
-    case spv::BuiltIn::WorkgroupId: return "WorkgroupId";
-    case spv::BuiltIn::LocalInvocationId: return "LocalInvocationId";
-    case spv::BuiltIn::GlobalInvocationId: return "GlobalInvocationId";
-    case spv::BuiltIn::LocalInvocationIndex: return "LocalInvocationIndex";
-    case spv::BuiltIn::ViewIndex: return "ViewIndex";
-    default: return nullptr;
-  }
+  const ir::BuiltInInfo* info = ir::find_built_in_spirv(b);
+  return info ? info->name.data() : nullptr;
 }
 
 std::string format_name(std::uint32_t f) {
@@ -564,6 +537,10 @@ std::optional<ReadError> Reader::read_globals() {
                                  d.location.value_or(0), ir::location_slots(m_, vt)));
           break;
         }
+        d.passthrough = has_decoration(id, spv::Decoration::PassthroughNV);
+        d.viewport_relative = has_decoration(id, spv::Decoration::ViewportRelativeNV);
+        if (auto offset = decoration(id, spv::Decoration::SecondaryViewportRelativeNV))
+          d.secondary_view_offset = static_cast<std::int32_t>(*offset);
         if (auto b = decoration(id, spv::Decoration::BuiltIn)) {
           const char* bn = builtin_name(*b);
           if (!bn) {
@@ -585,6 +562,7 @@ std::optional<ReadError> Reader::read_globals() {
             ir::Decorations md;
             md.built_in = mem.built_in;
             md.invariant = d.invariant;
+            md.passthrough = d.passthrough;
             md.xfb_buffer = d.xfb_buffer;
             md.xfb_offset = mem.xfb_offset;
             if (mem.built_in.empty()) md.location = d.location;

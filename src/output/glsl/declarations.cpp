@@ -72,6 +72,29 @@ void add_xfb(const ir::Decorations& d, bool with_offset, std::vector<std::string
   if (with_offset && d.xfb_offset) parts.push_back(fmt::format("xfb_offset = {}", *d.xfb_offset));
 }
 
+// NVIDIA's layout qualifiers of an input or output (docs/ir.md,
+// "Decorations"), each with the extension that declares it; desktop GLSL
+// only, as the built-ins of those extensions (ir/built_in.h).
+void add_nv_layout(EmitContext& ctx, const ir::Decorations& d, std::vector<std::string>& parts) {
+  if (!d.passthrough && !d.viewport_relative && !d.secondary_view_offset) return;
+  if (ctx.es) {
+    ctx.fail("layout(passthrough), viewport_relative and secondary_view_offset do not exist in GLSL ES");
+    return;
+  }
+  if (d.passthrough) {
+    ctx.extensions.insert("GL_NV_geometry_shader_passthrough");
+    parts.push_back("passthrough");
+  }
+  if (d.viewport_relative) {
+    ctx.extensions.insert("GL_NV_viewport_array2");
+    parts.push_back("viewport_relative");
+  }
+  if (d.secondary_view_offset) {
+    ctx.extensions.insert("GL_NV_stereo_view_rendering");
+    parts.push_back(fmt::format("secondary_view_offset = {}", *d.secondary_view_offset));
+  }
+}
+
 bool is_per_vertex_output(const ir::Variable& v, StorageClass storage) {
   const std::string& b = v.decorations.built_in;
   return storage == StorageClass::Output &&
@@ -92,7 +115,11 @@ class GlobalDeclarer {
       case VariableForm::BuiltIn:
         builtin_redeclaration(v, pointee, storage, name, out);
         return;
-      case VariableForm::BuiltInBlock: return;
+      case VariableForm::BuiltInBlock:
+        // Redeclared only for a passthrough geometry input, whose qualifier
+        // is the block's; uses spell the members alone.
+        if (d.passthrough) builtin_block_redeclaration(d, pointee, storage, out);
+        return;
       default: break;
     }
     if (block_type_of(ctx_, pointee).valid()) return block(id, d, pointee, storage, out);
@@ -150,9 +177,22 @@ class GlobalDeclarer {
       return;
     }
     const std::string& b = v.decorations.built_in;
-    if ((b == "ClipDistance" || b == "CullDistance") && m_.type(pointee).kind == TypeKind::Array)
-      out += fmt::format("{} {};\n", storage == StorageClass::Input ? "in" : "out", declarator(ctx_, pointee, name));
+    std::vector<std::string> parts;
+    add_nv_layout(ctx_, v.decorations, parts);
+    if (((b == "ClipDistance" || b == "CullDistance") && m_.type(pointee).kind == TypeKind::Array) || !parts.empty())
+      out += fmt::format("{}{} {};\n", layout_text(parts), storage == StorageClass::Input ? "in" : "out",
+                         declarator(ctx_, pointee, name));
     if (v.decorations.invariant) out += "invariant " + name + ";\n";
+  }
+
+  void builtin_block_redeclaration(const ir::Decorations& d, TypeId bt, StorageClass storage, std::string& out) {
+    std::vector<std::string> parts;
+    add_nv_layout(ctx_, d, parts);
+    std::string members;
+    for (std::uint32_t i = 0; i < m_.type(bt).members.size(); ++i)
+      members += "    " + declarator(ctx_, m_.type(bt).members[i].type, member_name(ctx_, bt, i)) + ";\n";
+    out += layout_text(parts) + (storage == StorageClass::Input ? "in " : "out ") + m_.type(bt).name + " {\n" +
+           members + "};\n";
   }
 
   // Whether transform feedback captures a gl_PerVertex output: then the
@@ -203,6 +243,7 @@ class GlobalDeclarer {
       parts.push_back(fmt::format("index = {}", *d.index));
     }
     if (d.stream) parts.push_back(fmt::format("stream = {}", *d.stream));
+    add_nv_layout(ctx_, d, parts);
     std::string q = layout_text(parts);
     if (d.invariant && storage == StorageClass::Output) q += "invariant ";
     if (d.patch) q += "patch ";
@@ -290,6 +331,7 @@ class GlobalDeclarer {
         if (d.location) parts.push_back(fmt::format("location = {}", *d.location));
         if (storage == StorageClass::Output) add_xfb(d, true, parts);
         if (d.stream) parts.push_back(fmt::format("stream = {}", *d.stream));
+        add_nv_layout(ctx_, d, parts);
         if (d.patch) storage_word = "patch " + storage_word;
         break;
       default:

@@ -3,8 +3,11 @@
 // sanitized and made unique around them.
 #include "output/glsl/module_names.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "ir/built_in.h"
 #include "ir/workgroup_size.h"
 #include "output/glsl/builtins.h"
 #include "output/glsl/interface.h"
@@ -70,6 +73,17 @@ void name_module(EmitContext& ctx) {
         ctx.variable_names[id.index()] = storage == StorageClass::Input ? "gl_in" : "gl_out";
         for (const auto& mem : members)
           ctx.member_names[bt.index()].push_back(builtin_variable_name(ctx, mem.built_in, storage));
+        // glslang checks a redeclared block's members against the
+        // extensions of its implicit block's members by position, not name
+        // (a control shader's gl_in has gl_SecondaryPositionNV where a
+        // redeclaration may put gl_PositionPerViewNV): a block holding one of
+        // NVIDIA's members enables all of NVIDIA's per-vertex extensions.
+        if (std::any_of(members.begin(), members.end(), [](const auto& mem) {
+              const ir::BuiltInInfo* b = ir::find_built_in(mem.built_in);
+              return b && (b->extension.starts_with("GL_NV_") || b->extension.starts_with("GL_NVX_"));
+            }))
+          for (const char* e : {"GL_NV_viewport_array2", "GL_NV_stereo_view_rendering", "GL_NVX_multiview_per_view_attributes"})
+            ctx.extensions.insert(e);
         continue;
       }
       if (builtins == members.size()) {

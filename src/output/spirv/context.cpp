@@ -1,41 +1,14 @@
-// ModuleContext set-up, names and decorations, and the table of built-in
-// names. The type facts computed here bound every later recursion on type
-// structure (kMaxTypeDepth).
+// ModuleContext set-up, names and decorations, and built-ins by name
+// (ir/built_in.h) with the capabilities they need. The type facts computed
+// here bound every later recursion on type structure (kMaxTypeDepth).
 #include "output/spirv/context.h"
 
 #include <fmt/format.h>
 
+#include "ir/built_in.h"
+
 namespace sluice::spirv::detail {
 namespace {
-
-struct BuiltInName {
-  std::string_view name;
-  spv::BuiltIn value;
-};
-
-#define SLUICE_BUILTIN(x) BuiltInName{#x, spv::BuiltIn::x}
-constexpr BuiltInName kBuiltIns[] = {
-    SLUICE_BUILTIN(Position),           SLUICE_BUILTIN(PointSize),
-    SLUICE_BUILTIN(ClipDistance),       SLUICE_BUILTIN(CullDistance),
-    SLUICE_BUILTIN(VertexId),           SLUICE_BUILTIN(InstanceId),
-    SLUICE_BUILTIN(PrimitiveId),        SLUICE_BUILTIN(InvocationId),
-    SLUICE_BUILTIN(Layer),              SLUICE_BUILTIN(ViewportIndex),
-    SLUICE_BUILTIN(FragCoord),          SLUICE_BUILTIN(PointCoord),
-    SLUICE_BUILTIN(FrontFacing),        SLUICE_BUILTIN(SampleId),
-    SLUICE_BUILTIN(SamplePosition),     SLUICE_BUILTIN(SampleMask),
-    SLUICE_BUILTIN(FragDepth),          SLUICE_BUILTIN(HelperInvocation),
-    SLUICE_BUILTIN(NumWorkgroups),      SLUICE_BUILTIN(WorkgroupSize),
-    SLUICE_BUILTIN(WorkgroupId),        SLUICE_BUILTIN(LocalInvocationId),
-    SLUICE_BUILTIN(GlobalInvocationId), SLUICE_BUILTIN(LocalInvocationIndex),
-    SLUICE_BUILTIN(VertexIndex),        SLUICE_BUILTIN(InstanceIndex),
-    SLUICE_BUILTIN(BaseVertex),         SLUICE_BUILTIN(BaseInstance),
-    SLUICE_BUILTIN(DrawIndex),          SLUICE_BUILTIN(ViewIndex),
-    SLUICE_BUILTIN(SubgroupSize),       SLUICE_BUILTIN(SubgroupLocalInvocationId),
-    SLUICE_BUILTIN(NumSubgroups),       SLUICE_BUILTIN(SubgroupId),
-    SLUICE_BUILTIN(PatchVertices),      SLUICE_BUILTIN(TessLevelOuter),
-    SLUICE_BUILTIN(TessLevelInner),     SLUICE_BUILTIN(TessCoord),
-};
-#undef SLUICE_BUILTIN
 
 Features features_of(TargetEnv target) {
   Features f;
@@ -51,8 +24,7 @@ std::optional<spv::BuiltIn> built_in_from_name(std::string_view name) {
   if (name == "gl_Position") name = "Position";
   if (name == "gl_FragCoord") name = "FragCoord";
   if (name == "gl_FragDepth") name = "FragDepth";
-  for (const BuiltInName& b : kBuiltIns)
-    if (b.name == name) return b.value;
+  if (const ir::BuiltInInfo* b = ir::find_built_in(name)) return static_cast<spv::BuiltIn>(b->spirv);
   return std::nullopt;
 }
 
@@ -133,6 +105,14 @@ void ModuleContext::require_built_in(spv::BuiltIn b) {
       // Geometry shaders write both with their own capabilities; vertex and
       // tessellation evaluation shaders need SPV_EXT_shader_viewport_index_layer
       // (core in SPIR-V 1.5 as ShaderLayer / ShaderViewportIndex).
+      // A tessellation control shader writes them only with
+      // SPV_NV_viewport_array2, whose ShaderViewportMaskNV implies
+      // ShaderViewportIndexLayerNV (= ShaderViewportIndexLayerEXT).
+      if (stage == ir::ShaderStage::TessControl) {
+        require_viewport_mask();
+        if (b == spv::BuiltIn::ViewportIndex) require(spv::Capability::MultiViewport);
+        break;
+      }
       if (stage == ir::ShaderStage::Vertex || stage == ir::ShaderStage::TessEvaluation) {
         if (features.version >= 0x00010500) {
           require(b == spv::BuiltIn::Layer ? spv::Capability::ShaderLayer : spv::Capability::ShaderViewportIndex);
@@ -163,8 +143,29 @@ void ModuleContext::require_built_in(spv::BuiltIn b) {
     case spv::BuiltIn::SubgroupLocalInvocationId:
     case spv::BuiltIn::NumSubgroups:
     case spv::BuiltIn::SubgroupId: require(spv::Capability::GroupNonUniform); break;
+    case spv::BuiltIn::ViewportMaskNV: require_viewport_mask(); break;
+    case spv::BuiltIn::SecondaryPositionNV:
+    case spv::BuiltIn::SecondaryViewportMaskNV: require_stereo_view(); break;
+    case spv::BuiltIn::PositionPerViewNV:
+    case spv::BuiltIn::ViewportMaskPerViewNV:
+      require(spv::Capability::PerViewAttributesNV);
+      require_extension("SPV_NVX_multiview_per_view_attributes");
+      break;
     default: break;
   }
+}
+
+void ModuleContext::require_viewport_mask() {
+  require(spv::Capability::ShaderViewportMaskNV);
+  require_extension("SPV_NV_viewport_array2");
+}
+
+void ModuleContext::require_stereo_view() {
+  // ShaderStereoViewNV implies ShaderViewportMaskNV; glslang declares the
+  // extension of both.
+  require(spv::Capability::ShaderStereoViewNV);
+  require_extension("SPV_NV_stereo_view_rendering");
+  require_extension("SPV_NV_viewport_array2");
 }
 
 }  // namespace sluice::spirv::detail

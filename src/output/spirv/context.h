@@ -81,6 +81,11 @@ class ModuleContext {
   // The capabilities (and extensions) a variable or block member decorated
   // with built-in `b` needs in this module's stage.
   void require_built_in(spv::BuiltIn b);
+  // The capabilities and extensions of NVIDIA's viewport masks and
+  // viewport-relative layers (SPV_NV_viewport_array2) and of stereo view
+  // rendering (SPV_NV_stereo_view_rendering).
+  void require_viewport_mask();
+  void require_stereo_view();
   const std::set<std::string>& extensions() const { return extensions_; }
   const std::map<std::uint32_t, bool>& capabilities() const { return capabilities_; }
   std::uint32_t glsl_std_450();          // the import's id, made on first use

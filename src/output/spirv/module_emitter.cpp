@@ -219,6 +219,23 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     mc_.require(spv::Capability::GeometryStreams);
     mc_.decorate(id, spv::Decoration::Stream, {*d.stream});
   }
+  // NVIDIA's decorations, with the capabilities and extensions glslang
+  // declares for them (SPV_NV_geometry_shader_passthrough,
+  // SPV_NV_viewport_array2, SPV_NV_stereo_view_rendering).
+  if (d.passthrough) {
+    mc_.decorate(id, spv::Decoration::PassthroughNV);
+    mc_.require(spv::Capability::GeometryShaderPassthroughNV);
+    mc_.require_extension("SPV_NV_geometry_shader_passthrough");
+  }
+  if (d.viewport_relative) {
+    mc_.decorate(id, spv::Decoration::ViewportRelativeNV);
+    mc_.require_viewport_mask();
+  }
+  if (d.secondary_view_offset) {
+    mc_.decorate(id, spv::Decoration::SecondaryViewportRelativeNV,
+                 {static_cast<std::uint32_t>(*d.secondary_view_offset)});
+    mc_.require_stereo_view();
+  }
   if (d.xfb_buffer) mc_.decorate(id, spv::Decoration::XfbBuffer, {*d.xfb_buffer});
   if (d.xfb_stride) mc_.decorate(id, spv::Decoration::XfbStride, {*d.xfb_stride});
   if (d.xfb_offset) mc_.decorate(id, spv::Decoration::Offset, {*d.xfb_offset});

@@ -1,0 +1,89 @@
+// The built-in table. Availability follows GLSL 4.60 §7.1 and GLSL ES 3.20
+// §7.1 (ES 3.10 lacks the geometry and tessellation built-ins' stages, the
+// sample variables and the clip and cull distances), and for the NVIDIA
+// ones the extensions' specifications (GL_NV_viewport_array2,
+// GL_NV_stereo_view_rendering, GL_NVX_multiview_per_view_attributes), whose
+// SPIR-V counterparts are the same-named SPV_ extensions.
+#include "ir/built_in.h"
+
+#include <algorithm>
+
+#include <spirv/unified1/spirv.hpp11>
+
+namespace sluice::ir {
+namespace {
+
+constexpr std::uint32_t n(spv::BuiltIn b) { return static_cast<std::uint32_t>(b); }
+
+constexpr BuiltInInfo kBuiltIns[] = {
+    {"Position", n(spv::BuiltIn::Position), "gl_Position", "", true, ""},
+    {"PointSize", n(spv::BuiltIn::PointSize), "gl_PointSize", "", true, ""},
+    {"ClipDistance", n(spv::BuiltIn::ClipDistance), "gl_ClipDistance", "", false, ""},
+    {"CullDistance", n(spv::BuiltIn::CullDistance), "gl_CullDistance", "", false, ""},
+    {"VertexId", n(spv::BuiltIn::VertexId), "gl_VertexID", "", true, ""},
+    {"InstanceId", n(spv::BuiltIn::InstanceId), "gl_InstanceID", "", true, ""},
+    {"VertexIndex", n(spv::BuiltIn::VertexIndex), "gl_VertexIndex", "", true, ""},
+    {"InstanceIndex", n(spv::BuiltIn::InstanceIndex), "gl_InstanceIndex", "", true, ""},
+    {"BaseVertex", n(spv::BuiltIn::BaseVertex), "gl_BaseVertexARB", "GL_ARB_shader_draw_parameters", false, ""},
+    {"BaseInstance", n(spv::BuiltIn::BaseInstance), "gl_BaseInstanceARB", "GL_ARB_shader_draw_parameters", false,
+     ""},
+    {"DrawIndex", n(spv::BuiltIn::DrawIndex), "gl_DrawIDARB", "GL_ARB_shader_draw_parameters", false, ""},
+    {"PrimitiveId", n(spv::BuiltIn::PrimitiveId), "gl_PrimitiveID", "", false, "GL_EXT_geometry_shader"},
+    {"InvocationId", n(spv::BuiltIn::InvocationId), "gl_InvocationID", "", true, ""},
+    {"Layer", n(spv::BuiltIn::Layer), "gl_Layer", "", false, "GL_EXT_geometry_shader"},
+    {"ViewportIndex", n(spv::BuiltIn::ViewportIndex), "gl_ViewportIndex", "", false, ""},
+    {"FragCoord", n(spv::BuiltIn::FragCoord), "gl_FragCoord", "", true, ""},
+    {"PointCoord", n(spv::BuiltIn::PointCoord), "gl_PointCoord", "", true, ""},
+    {"FrontFacing", n(spv::BuiltIn::FrontFacing), "gl_FrontFacing", "", true, ""},
+    {"SampleId", n(spv::BuiltIn::SampleId), "gl_SampleID", "", false, "GL_OES_sample_variables"},
+    {"SamplePosition", n(spv::BuiltIn::SamplePosition), "gl_SamplePosition", "", false, "GL_OES_sample_variables"},
+    {"SampleMask", n(spv::BuiltIn::SampleMask), "gl_SampleMask", "", false, "GL_OES_sample_variables"},
+    {"FragDepth", n(spv::BuiltIn::FragDepth), "gl_FragDepth", "", true, ""},
+    {"HelperInvocation", n(spv::BuiltIn::HelperInvocation), "gl_HelperInvocation", "", true, ""},
+    {"NumWorkgroups", n(spv::BuiltIn::NumWorkgroups), "gl_NumWorkGroups", "", true, ""},
+    {"WorkgroupSize", n(spv::BuiltIn::WorkgroupSize), "gl_WorkGroupSize", "", true, ""},
+    {"WorkgroupId", n(spv::BuiltIn::WorkgroupId), "gl_WorkGroupID", "", true, ""},
+    {"LocalInvocationId", n(spv::BuiltIn::LocalInvocationId), "gl_LocalInvocationID", "", true, ""},
+    {"GlobalInvocationId", n(spv::BuiltIn::GlobalInvocationId), "gl_GlobalInvocationID", "", true, ""},
+    {"LocalInvocationIndex", n(spv::BuiltIn::LocalInvocationIndex), "gl_LocalInvocationIndex", "", true, ""},
+    {"ViewIndex", n(spv::BuiltIn::ViewIndex), "gl_ViewIndex", "GL_EXT_multiview", true, ""},
+    {"SubgroupSize", n(spv::BuiltIn::SubgroupSize), "gl_SubgroupSize", "GL_KHR_shader_subgroup_basic", true, ""},
+    {"SubgroupLocalInvocationId", n(spv::BuiltIn::SubgroupLocalInvocationId), "gl_SubgroupInvocationID",
+     "GL_KHR_shader_subgroup_basic", true, ""},
+    {"NumSubgroups", n(spv::BuiltIn::NumSubgroups), "gl_NumSubgroups", "GL_KHR_shader_subgroup_basic", true, ""},
+    {"SubgroupId", n(spv::BuiltIn::SubgroupId), "gl_SubgroupID", "GL_KHR_shader_subgroup_basic", true, ""},
+    // Geometry and tessellation: GLSL ES has them with the stage's
+    // extension, which the GLSL output's header names for the whole shader.
+    {"PatchVertices", n(spv::BuiltIn::PatchVertices), "gl_PatchVerticesIn", "", true, ""},
+    {"TessLevelOuter", n(spv::BuiltIn::TessLevelOuter), "gl_TessLevelOuter", "", true, ""},
+    {"TessLevelInner", n(spv::BuiltIn::TessLevelInner), "gl_TessLevelInner", "", true, ""},
+    {"TessCoord", n(spv::BuiltIn::TessCoord), "gl_TessCoord", "", true, ""},
+    // NVIDIA: per-viewport masks, the second view of stereo rendering and
+    // the per-view attributes of multiview (desktop GLSL only).
+    {"ViewportMaskNV", n(spv::BuiltIn::ViewportMaskNV), "gl_ViewportMask", "GL_NV_viewport_array2", false, ""},
+    {"SecondaryPositionNV", n(spv::BuiltIn::SecondaryPositionNV), "gl_SecondaryPositionNV",
+     "GL_NV_stereo_view_rendering", false, ""},
+    {"SecondaryViewportMaskNV", n(spv::BuiltIn::SecondaryViewportMaskNV), "gl_SecondaryViewportMaskNV",
+     "GL_NV_stereo_view_rendering", false, ""},
+    {"PositionPerViewNV", n(spv::BuiltIn::PositionPerViewNV), "gl_PositionPerViewNV",
+     "GL_NVX_multiview_per_view_attributes", false, ""},
+    {"ViewportMaskPerViewNV", n(spv::BuiltIn::ViewportMaskPerViewNV), "gl_ViewportMaskPerViewNV",
+     "GL_NVX_multiview_per_view_attributes", false, ""},
+};
+
+}  // namespace
+
+std::span<const BuiltInInfo> built_ins() { return kBuiltIns; }
+
+const BuiltInInfo* find_built_in(std::string_view name) {
+  const auto it = std::find_if(std::begin(kBuiltIns), std::end(kBuiltIns), [&](const BuiltInInfo& b) { return b.name == name; });
+  return it == std::end(kBuiltIns) ? nullptr : &*it;
+}
+
+const BuiltInInfo* find_built_in_spirv(std::uint32_t spirv) {
+  const auto it =
+      std::find_if(std::begin(kBuiltIns), std::end(kBuiltIns), [&](const BuiltInInfo& b) { return b.spirv == spirv; });
+  return it == std::end(kBuiltIns) ? nullptr : &*it;
+}
+
+}  // namespace sluice::ir

@@ -1,0 +1,35 @@
+// The built-in variables the IR knows, in one table: each one's IR name
+// (SPIR-V's BuiltIn enumerant, as Decorations::built_in and
+// StructMember::built_in spell it), its SPIR-V number (SPIR-V spec §3.21)
+// and the gl_ variable GLSL declares for it, with the extension GLSL needs.
+// The SPIR-V reader, the SPIR-V output, the GLSL output and the validator
+// read it; the GLSL front end maps glslang's built-in enumerants to these
+// names (frontend/glsl/interface.cpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sluice::ir {
+
+struct BuiltInInfo {
+  std::string_view name;   // "Position"
+  std::uint32_t spirv;     // spv::BuiltIn::Position
+  std::string_view glsl;   // "gl_Position": the usual spelling; the GLSL output
+                           // spells a few by stage and storage (gl_PrimitiveIDIn, ...)
+  // The GLSL extension that declares it in every GLSL flavour ("" = core).
+  std::string_view extension;
+  // GLSL ES: whether ES 3.10 has it, else the extension that gives it
+  // there ("" = ES cannot express it).
+  bool in_es310;
+  std::string_view es_extension;
+};
+
+std::span<const BuiltInInfo> built_ins();
+
+// nullptr when the IR does not know the built-in.
+const BuiltInInfo* find_built_in(std::string_view name);
+const BuiltInInfo* find_built_in_spirv(std::uint32_t spirv);
+
+}  // namespace sluice::ir
