@@ -26,7 +26,7 @@
 #include "frontend/glsl/preamble.h"
 #include "frontend/glsl/translator.h"
 
-namespace sluice::glsl {
+namespace sluice::glsl_in {
 namespace {
 
 constexpr std::size_t kCompileStackBytes = std::size_t{256} << 20;
@@ -230,4 +230,4 @@ Result compile(std::string_view source, std::string_view file_name, const Option
   return result;
 }
 
-}  // namespace sluice::glsl
+}  // namespace sluice::glsl_in
