@@ -60,6 +60,9 @@ class ModuleContext {
   const ir::Module& m;
   const Options options;
   const Features features;
+  // main(), found once: Module::entry_point() is a search by name, which
+  // asked per function made emission quadratic in the function count.
+  const ir::FunctionId entry;
   Layouts layouts;
 
   // --- Ids and errors ---

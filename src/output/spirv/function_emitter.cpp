@@ -181,7 +181,7 @@ void FunctionEmitter::emit() {
 
   const std::uint32_t id = mc_.function_id(fid_);
   // The entry point is named as OpEntryPoint names it (Options::entry_point_name).
-  mc_.name(id, fid_ == mc_.m.entry_point() ? mc_.options.entry_point_name : f_.name.text);
+  mc_.name(id, fid_ == mc_.entry ? mc_.options.entry_point_name : f_.name.text);
   mc_.relax(id, f_.return_precision, f_.return_type);
   Words head;
   head.op(spv::Op::OpFunction, {return_type, id, static_cast<std::uint32_t>(spv::FunctionControlMask::MaskNone),

@@ -69,7 +69,7 @@ Result<std::vector<std::uint32_t>> ModuleEmitter::run() {
   // Valid IR (emit() validated it): every id exists, `main` is the entry
   // point and takes nothing, and no call recurses.
   if (mc_.failed()) return mc_.failure();
-  const ir::FunctionId entry = m_.entry_point();
+  const ir::FunctionId entry = mc_.entry;
   emit_globals();
   std::vector<std::uint32_t> local_slots(m_.variable_count(), 0);  // shared: see FunctionEmitter's constructor
   for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i)
