@@ -2,10 +2,10 @@
 // shaders. For each corpus set (../shared/corpus: exec/, the 652 GraphicsFuzz
 // fragment shaders; glsl/ + glsl/automap/, glslang's test shaders):
 //   BM_Glslang      glslang alone: parse, link and map I/O, as
-//                   sluice::glsl::compile drives it (the floor);
+//                   sluice::glsl_in::compile drives it (the floor);
 //   BM_GlslangOnThread  the same on a fresh thread with compile()'s 256 MiB
 //                   stack, as compile() runs it (the thread's own cost);
-//   BM_SluiceToIR   sluice::glsl::compile: the above, plus Sluice's AST walk
+//   BM_SluiceToIR   sluice::glsl_in::compile: the above, plus Sluice's AST walk
 //                   and IR building;
 //   BM_SluiceValid  compile, then the IR validator over the module.
 // The difference BM_SluiceToIR - BM_Glslang is Sluice's cost; of it,
@@ -47,13 +47,13 @@ std::vector<Shader> load(const std::vector<std::pair<std::string, bool>>& dirs) 
   for (const auto& [dir, automap] : dirs) {
     std::vector<std::string> paths;
     for (const auto& e : std::filesystem::directory_iterator(std::string(SLUICE_CORPUS_DIR) + "/" + dir))
-      if (e.is_regular_file() && sluice::glsl::stage_from_path(e.path().string())) paths.push_back(e.path().string());
+      if (e.is_regular_file() && sluice::glsl_in::stage_from_path(e.path().string())) paths.push_back(e.path().string());
     std::sort(paths.begin(), paths.end());
     for (const auto& p : paths) {
       std::ifstream in(p, std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
-      out.push_back({p, ss.str(), *sluice::glsl::stage_from_path(p), automap});
+      out.push_back({p, ss.str(), *sluice::glsl_in::stage_from_path(p), automap});
     }
   }
   return out;
@@ -68,8 +68,8 @@ const std::vector<Shader>& glslang_set() {
   return s;
 }
 
-sluice::glsl::Options options_for(const Shader& s) {
-  sluice::glsl::Options o;
+sluice::glsl_in::Options options_for(const Shader& s) {
+  sluice::glsl_in::Options o;
   o.auto_map_locations = o.auto_map_bindings = s.automap;
   return o;
 }
@@ -82,7 +82,7 @@ EShLanguage glslang_stage(sluice::ir::ShaderStage s) {
   }
 }
 
-// glslang's part of sluice::glsl::compile, on this thread.
+// glslang's part of sluice::glsl_in::compile, on this thread.
 bool glslang_only(const Shader& s) {
   static std::once_flag once;
   std::call_once(once, [] { glslang::InitializeProcess(); });
@@ -162,7 +162,7 @@ void BM_SluiceToIR(benchmark::State& state) {
   for (auto _ : state) {
     ok = 0;
     for (const Shader& s : set) {
-      auto r = sluice::glsl::compile(s.source, s.path, options_for(s));
+      auto r = sluice::glsl_in::compile(s.source, s.path, options_for(s));
       ok += r.module ? 1 : 0;
       benchmark::DoNotOptimize(r);
     }
@@ -177,7 +177,7 @@ void BM_SluiceValid(benchmark::State& state) {
   for (auto _ : state) {
     ok = 0;
     for (const Shader& s : set) {
-      auto r = sluice::glsl::compile(s.source, s.path, options_for(s));
+      auto r = sluice::glsl_in::compile(s.source, s.path, options_for(s));
       if (r.module && sluice::validator::validate(*r.module).empty()) ++ok;
     }
   }

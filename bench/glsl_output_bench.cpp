@@ -44,15 +44,15 @@ std::vector<Compiled> load(const std::vector<std::pair<std::string, bool>>& dirs
   for (const auto& [dir, automap] : dirs) {
     std::vector<std::string> paths;
     for (const auto& e : std::filesystem::directory_iterator(std::string(SLUICE_CORPUS_DIR) + "/" + dir))
-      if (e.is_regular_file() && glsl::stage_from_path(e.path().string())) paths.push_back(e.path().string());
+      if (e.is_regular_file() && glsl_in::stage_from_path(e.path().string())) paths.push_back(e.path().string());
     std::sort(paths.begin(), paths.end());
     for (const auto& p : paths) {
       std::ifstream in(p, std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
-      glsl::Options o;
+      glsl_in::Options o;
       o.auto_map_locations = o.auto_map_bindings = automap;
-      glsl::Result r = glsl::compile(ss.str(), p, o);
+      glsl_in::Result r = glsl_in::compile(ss.str(), p, o);
       if (!r.module) continue;
       glsl_out::Options options;
       if (std::regex_search(ss.str(), es)) options.version = glsl_out::GlslVersion::V310es;

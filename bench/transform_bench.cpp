@@ -126,9 +126,9 @@ int spirv_sizes(int argc, char** argv) {
       lo.file_name = path;
       module = lambdav::compile(text.str(), lo).module;
     } else {
-      glsl::Options go;
+      glsl_in::Options go;
       go.auto_map_locations = go.auto_map_bindings = path.find("/automap/") != std::string::npos;
-      module = glsl::compile(text.str(), path, go).module;
+      module = glsl_in::compile(text.str(), path, go).module;
     }
     std::string line = path;
     if (!module) {

@@ -62,9 +62,9 @@ Outcome check_outputs(const ir::Module& m) {
   auto text = glsl_out::emit(m, glsl_out::Options{});
   if (!text && outcome.diagnostic.empty()) outcome.diagnostic = text.error();  // "GLSL output: ..."
   if (text) {
-    glsl::Options back;
+    glsl_in::Options back;
     back.stage = m.shader().stage;
-    auto r = glsl::compile(*text, "output.glsl", back);
+    auto r = glsl_in::compile(*text, "output.glsl", back);
     if (!r.module) {
       std::string detail;
       for (const auto& d : r.diagnostics) detail += d.message + "\n";
@@ -99,13 +99,13 @@ Outcome run_lambdav(std::string_view source) {
 }
 
 Outcome run_glsl(std::string_view source) {
-  glsl::Options options;
+  glsl_in::Options options;
   options.auto_map_locations = true;
   options.auto_map_bindings = true;
   options.stage = source.find("local_size") != std::string_view::npos    ? ir::ShaderStage::Compute
                   : source.find("gl_Position") != std::string_view::npos ? ir::ShaderStage::Vertex
                                                                          : ir::ShaderStage::Fragment;
-  auto r = glsl::compile(source, "fuzz.glsl", options);
+  auto r = glsl_in::compile(source, "fuzz.glsl", options);
   if (!r.module) return rejected(r.diagnostics, "GLSL");
   return from_front_end(std::move(*r.module), "GLSL");
 }

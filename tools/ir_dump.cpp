@@ -54,10 +54,10 @@ sluice::ir::ParseResult load_module(const std::string& text, const std::string& 
     auto r = sluice::lambdav::compile(text, options);
     return {std::move(r.module), std::move(r.diagnostics)};
   }
-  if (sluice::glsl::stage_from_path(name)) {
-    sluice::glsl::Options options;
+  if (sluice::glsl_in::stage_from_path(name)) {
+    sluice::glsl_in::Options options;
     options.auto_map_locations = options.auto_map_bindings = true;
-    auto r = sluice::glsl::compile(text, name, options);
+    auto r = sluice::glsl_in::compile(text, name, options);
     return {std::move(r.module), std::move(r.diagnostics)};
   }
   return sluice::ir::parse_module(text, name);

@@ -276,11 +276,11 @@ std::string read_macros(const CLI::App& sub, CompileArgs& args) {
   std::size_t next_define = 0, next_undefine = 0;
   for (const CLI::Option* o : sub.parse_order()) {
     if (o == define) {
-      auto macro = glsl::parse_define(define->results().at(next_define++));
+      auto macro = glsl_in::parse_define(define->results().at(next_define++));
       if (!macro) return macro.error();
       args.pipeline.macros.push_back(std::move(*macro));
     } else if (o == undefine) {
-      auto name = glsl::parse_undefine(undefine->results().at(next_undefine++));
+      auto name = glsl_in::parse_undefine(undefine->results().at(next_undefine++));
       if (!name) return name.error();
       args.pipeline.macros.emplace_back(std::move(*name), std::nullopt);
     }

@@ -130,7 +130,7 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
   } else if (language == "glsl") {
-    glsl::Options g;
+    glsl_in::Options g;
     g.stage = options.stage;
     g.auto_map_locations = options.auto_map_locations;
     g.auto_map_bindings = options.auto_map_bindings;
@@ -138,10 +138,10 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     g.macros = options.macros;
     g.include_dirs = options.include_dirs;
     g.source_entry_point = options.source_entry_point;
-    auto r = glsl::compile(source, display_name, g);
+    auto r = glsl_in::compile(source, display_name, g);
     if (included_files)
-      for (const glsl::SourceFile& f : r.includes) included_files->push_back(f.path);
-    rendered = glsl::render(r, display_name, source);  // included files' lines under their messages
+      for (const glsl_in::SourceFile& f : r.includes) included_files->push_back(f.path);
+    rendered = glsl_in::render(r, display_name, source);  // included files' lines under their messages
     module = std::move(r.module);
     diagnostics = std::move(r.diagnostics);
   } else if (language == "spirv") {

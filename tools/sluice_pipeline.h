@@ -25,7 +25,7 @@ struct PipelineOptions {
   bool auto_map_locations = false;
   bool auto_map_bindings = false;
   // GLSL input, as glslangValidator's -D/-U (in command-line order), -I and
-  // --source-entrypoint (glsl::Options).
+  // --source-entrypoint (glsl_in::Options).
   std::vector<std::pair<std::string, std::optional<std::string>>> macros;
   std::vector<std::string> include_dirs;
   std::string source_entry_point;

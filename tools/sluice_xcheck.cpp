@@ -121,9 +121,9 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
 Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partner_pipeline(
     exec::ShaderStage stage, const std::vector<std::uint32_t>& reference, const PipelineOptions& options) {
   auto module = exec::SpirvModule::parse(reference);
-  if (!module) return Error{module.error()};
+  if (!module) return module.failure();
   auto partners = exec::partner_shaders(*module, stage);
-  if (!partners) return Error{partners.error()};
+  if (!partners) return partners.failure();
   std::vector<exec::PipelineStage> pipeline;
   for (const auto& [partner_stage, text] : partners->stages) {
     if (text.empty()) {
@@ -131,7 +131,7 @@ Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partne
       continue;
     }
     auto words = exec::compile_glsl(text, partner_stage, glslang_options(options));
-    if (!words) return Error{"internal error: glslang rejected a partner shader: " + words.error() + "\n" + text};
+    if (!words) return internal_error("internal error: glslang rejected a partner shader: " + words.error() + "\n" + text);
     pipeline.push_back({partner_stage, std::move(*words)});
   }
   return std::pair{std::move(pipeline), std::move(*partners)};
@@ -202,7 +202,7 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
 // The stage of a SPIR-V module's first entry point, the one the reader reads.
 Result<exec::ShaderStage> entry_point_stage(const std::vector<std::uint32_t>& words) {
   auto module = exec::SpirvModule::parse(words);
-  if (!module) return Error{module.error()};
+  if (!module) return module.failure();
   if (module->entry_points().empty()) return Error{"the module has no OpEntryPoint"};
   switch (module->entry_points().front().model) {
     case exec::spv::Vertex: return exec::ShaderStage::Vertex;

@@ -37,7 +37,7 @@ class Executor {
         case Command::Kind::DrawRect: r = draw(c); break;
         case Command::Kind::ExpectRgba: r = expect(c); break;
       }
-      if (!r) return Error{r.error()};
+      if (!r) return r.failure();
     }
     for (auto& [name, state] : colors_)
       if (state.image) outcome_.color_buffers[name] = *state.image;
@@ -45,7 +45,9 @@ class Executor {
   }
 
  private:
-  Error error(int line, const std::string& message) { return Error{fmt::format("line {}: {}", line, message)}; }
+  Error error(int line, const std::string& message) {
+    return Error{message, ErrorCode::Rejected, ErrorLocation{"", static_cast<std::uint32_t>(line), 0}};
+  }
 
   Result<const PipelineDecl*> pipeline(const Command& c) {
     const PipelineDecl* p = script_.find_pipeline(c.target);
@@ -55,7 +57,7 @@ class Executor {
 
   Result<bool> clear_color(const Command& c) {
     auto p = pipeline(c);
-    if (!p) return Error{p.error()};
+    if (!p) return p.failure();
     clear_colors_[c.target] = c.color;
     return true;
   }
@@ -64,7 +66,7 @@ class Executor {
   // as the buffer's format stores it.
   Result<bool> clear(const Command& c) {
     auto p = pipeline(c);
-    if (!p) return Error{p.error()};
+    if (!p) return p.failure();
     const auto rgba = clear_colors_[c.target];
     for (const auto& b : (*p)->bindings) {
       if (b.kind != BufferBinding::Kind::Color) continue;
@@ -109,7 +111,7 @@ class Executor {
 
   Result<bool> draw(const Command& c) {
     auto p_result = pipeline(c);
-    if (!p_result) return Error{p_result.error()};
+    if (!p_result) return p_result.failure();
     const PipelineDecl& p = **p_result;
     const ShaderDecl* fragment = nullptr;
     for (size_t i = 0; i < p.shaders.size(); ++i) {
@@ -124,7 +126,7 @@ class Executor {
     }
     if (!fragment) return error(p.line, fmt::format("pipeline {} has no fragment shader", p.name));
     auto words = shader_binary(*fragment);
-    if (!words) return Error{words.error()};
+    if (!words) return words.failure();
 
     DrawOptions draw;
     draw.width = p.framebuffer_width;
@@ -258,13 +260,13 @@ Result<ScriptOutcome> execute_script(Runner& runner, const Script& script, const
 
 Result<ScriptOutcome> run_amber_file(Runner& runner, const std::string& path, const ExecuteOptions& options) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot open '{}'", path)};
+  if (!in) return Error{fmt::format("cannot open '{}'", path), ErrorCode::Environment};
   std::stringstream text;
   text << in.rdbuf();
   auto script = parse_script(text.str());
-  if (!script) return Error{fmt::format("{}: {}", path, script.error())};
+  if (!script) return script.failure().prefixed(path + ": ");
   auto outcome = execute_script(runner, *script, options);
-  if (!outcome) return Error{fmt::format("{}: {}", path, outcome.error())};
+  if (!outcome) return outcome.failure().prefixed(path + ": ");
   return outcome;
 }
 

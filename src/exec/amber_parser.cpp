@@ -19,13 +19,15 @@ class Parser {
       Token t = lex_.next();
       if (t.text.empty()) break;
       Result<bool> r = command(t);
-      if (!r) return Error{r.error()};
+      if (!r) return r.failure();
     }
     return std::move(script_);
   }
 
  private:
-  Error error(int line, const std::string& message) { return Error{fmt::format("line {}: {}", line, message)}; }
+  Error error(int line, const std::string& message) {
+    return Error{message, ErrorCode::Rejected, ErrorLocation{"", static_cast<std::uint32_t>(line), 0}};
+  }
 
   Error unsupported(const Token& t, const std::string& what) {
     return error(t.line, fmt::format("{} '{}' is not in the AmberScript subset Sluice supports", what, t.text));
@@ -47,7 +49,7 @@ class Parser {
 
   Result<int64_t> integer(const Token& after, const char* what) {
     auto w = word(after, what);
-    if (!w) return Error{w.error()};
+    if (!w) return w.failure();
     char* end = nullptr;
     const long long v = std::strtoll(w->c_str(), &end, 10);
     if (end == w->c_str() || *end != '\0') return error(after.line, fmt::format("'{}' is not an integer {}", *w, what));
@@ -56,7 +58,7 @@ class Parser {
 
   Result<double> number(const Token& after, const char* what) {
     auto w = word(after, what);
-    if (!w) return Error{w.error()};
+    if (!w) return w.failure();
     char* end = nullptr;
     const double v = std::strtod(w->c_str(), &end);
     if (end == w->c_str() || *end != '\0') return error(after.line, fmt::format("'{}' is not a number {}", *w, what));
@@ -65,7 +67,7 @@ class Parser {
 
   Result<bool> expect_word(const Token& after, const char* keyword) {
     auto w = word(after, keyword);
-    if (!w) return Error{w.error()};
+    if (!w) return w.failure();
     if (*w != keyword) return error(after.line, fmt::format("expected {} but found '{}'", keyword, *w));
     return true;
   }
@@ -74,7 +76,7 @@ class Parser {
     if (t.text == "#!amber") return true;
     if (t.text == "DEVICE_EXTENSION") {
       auto name = word(t, "an extension name");
-      if (!name) return Error{name.error()};
+      if (!name) return name.failure();
       script_.device_extensions.push_back(*name);
       return end_of_line(t);
     }
@@ -84,11 +86,11 @@ class Parser {
     if (t.text == "CLEAR_COLOR") {
       Command c{Command::Kind::ClearColor, t.line};
       auto name = word(t, "a pipeline name");
-      if (!name) return Error{name.error()};
+      if (!name) return name.failure();
       c.target = *name;
       for (int i = 0; i < 4; ++i) {
         auto v = number(t, "colour component (0-255)");
-        if (!v) return Error{v.error()};
+        if (!v) return v.failure();
         c.color[i] = *v;
       }
       script_.commands.push_back(c);
@@ -97,7 +99,7 @@ class Parser {
     if (t.text == "CLEAR") {
       Command c{Command::Kind::Clear, t.line};
       auto name = word(t, "a pipeline name");
-      if (!name) return Error{name.error()};
+      if (!name) return name.failure();
       c.target = *name;
       script_.commands.push_back(c);
       return end_of_line(t);
@@ -111,16 +113,16 @@ class Parser {
     ShaderDecl s;
     s.line = t.line;
     auto stage = word(t, "a shader stage");
-    if (!stage) return Error{stage.error()};
+    if (!stage) return stage.failure();
     if (*stage == "vertex") s.stage = ShaderStage::Vertex;
     else if (*stage == "fragment") s.stage = ShaderStage::Fragment;
     else if (*stage == "compute") s.stage = ShaderStage::Compute;
     else return error(t.line, fmt::format("shader stage '{}' is not supported (vertex, fragment, compute)", *stage));
     auto name = word(t, "a shader name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     s.name = *name;
     auto format = word(t, "a shader format");
-    if (!format) return Error{format.error()};
+    if (!format) return format.failure();
     if (*format == "PASSTHROUGH") {
       if (s.stage != ShaderStage::Vertex) return error(t.line, "PASSTHROUGH is only a vertex shader");
       s.format = ShaderDecl::Format::Passthrough;
@@ -134,7 +136,7 @@ class Parser {
       Token option = lex_.next();
       if (option.text != "TARGET_ENV") return unsupported(option, "SHADER option");
       auto env = word(option, "an environment");
-      if (!env) return Error{env.error()};
+      if (!env) return env.failure();
       s.target_env = *env;
     }
     bool found_end = false;
@@ -148,13 +150,13 @@ class Parser {
     BufferDecl b;
     b.line = t.line;
     auto name = word(t, "a buffer name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     b.name = *name;
     auto kind = word(t, "DATA_TYPE or FORMAT");
-    if (!kind) return Error{kind.error()};
+    if (!kind) return kind.failure();
     if (*kind == "FORMAT") {
       auto format = word(t, "a format");
-      if (!format) return Error{format.error()};
+      if (!format) return format.failure();
       if (*format != "B8G8R8A8_UNORM" && *format != "R8G8B8A8_UNORM" && *format != "R32G32B32A32_SFLOAT")
         return error(t.line, fmt::format("buffer format '{}' is not supported", *format));
       b.is_format = true;
@@ -164,16 +166,16 @@ class Parser {
     }
     if (*kind != "DATA_TYPE") return error(t.line, fmt::format("BUFFER {} '{}' is not supported", b.name, *kind));
     auto type_name = word(t, "a data type");
-    if (!type_name) return Error{type_name.error()};
+    if (!type_name) return type_name.failure();
     auto type = parse_data_type(*type_name);
     if (!type) return error(t.line, type.error());
     b.type = *type;
     auto next = word(t, "STD140, STD430, DATA or SIZE");
-    if (!next) return Error{next.error()};
+    if (!next) return next.failure();
     if (*next == "STD140" || *next == "STD430") {
       b.std140 = *next == "STD140";
       next = word(t, "DATA or SIZE");
-      if (!next) return Error{next.error()};
+      if (!next) return next.failure();
     }
     if (*next == "DATA") {
       std::vector<std::string> values;
@@ -191,23 +193,23 @@ class Parser {
     }
     if (*next == "SIZE") {
       auto count = integer(t, "an element count");
-      if (!count) return Error{count.error()};
+      if (!count) return count.failure();
       if (*count < 0 || *count > (1 << 24)) return error(t.line, "SIZE out of range");
       auto how = word(t, "FILL or SERIES_FROM");
-      if (!how) return Error{how.error()};
+      if (!how) return how.failure();
       double start = 0, step = 0;
       if (*how == "FILL") {
         auto v = number(t, "fill value");
-        if (!v) return Error{v.error()};
+        if (!v) return v.failure();
         start = *v;
       } else if (*how == "SERIES_FROM") {
         auto v = number(t, "series start");
-        if (!v) return Error{v.error()};
+        if (!v) return v.failure();
         start = *v;
         auto inc = expect_word(t, "INC_BY");
-        if (!inc) return Error{inc.error()};
+        if (!inc) return inc.failure();
         auto s = number(t, "series step");
-        if (!s) return Error{s.error()};
+        if (!s) return s.failure();
         step = *s;
       } else {
         return error(t.line, fmt::format("BUFFER SIZE initializer '{}' is not supported", *how));
@@ -225,10 +227,10 @@ class Parser {
     PipelineDecl p;
     p.line = t.line;
     auto kind = word(t, "graphics");
-    if (!kind) return Error{kind.error()};
+    if (!kind) return kind.failure();
     if (*kind != "graphics") return error(t.line, fmt::format("{} pipelines are not supported", *kind));
     auto name = word(t, "a pipeline name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     p.name = *name;
     if (auto r = end_of_line(t); !r) return r;
     while (true) {
@@ -237,21 +239,21 @@ class Parser {
       if (c.text == "END") break;
       if (c.text == "ATTACH") {
         auto shader_name = word(c, "a shader name");
-        if (!shader_name) return Error{shader_name.error()};
+        if (!shader_name) return shader_name.failure();
         p.shaders.push_back(*shader_name);
         p.entry_points.emplace_back();
         while (!lex_.at_line_end()) {
           Token option = lex_.next();
           if (option.text != "ENTRY_POINT") return unsupported(option, "ATTACH option");
           auto ep = word(option, "an entry point name");
-          if (!ep) return Error{ep.error()};
+          if (!ep) return ep.failure();
           p.entry_points.back() = *ep;
         }
       } else if (c.text == "FRAMEBUFFER_SIZE") {
         auto w = integer(c, "width");
-        if (!w) return Error{w.error()};
+        if (!w) return w.failure();
         auto h = integer(c, "height");
-        if (!h) return Error{h.error()};
+        if (!h) return h.failure();
         if (*w <= 0 || *h <= 0 || *w > 16384 || *h > 16384) return error(c.line, "FRAMEBUFFER_SIZE out of range");
         p.framebuffer_width = static_cast<uint32_t>(*w);
         p.framebuffer_height = static_cast<uint32_t>(*h);
@@ -269,29 +271,29 @@ class Parser {
 
   Result<bool> bind(const Token& c, PipelineDecl& p) {
     auto what = word(c, "BUFFER");
-    if (!what) return Error{what.error()};
+    if (!what) return what.failure();
     if (*what != "BUFFER") return error(c.line, fmt::format("BIND {} is not supported (only BIND BUFFER)", *what));
     BufferBinding b;
     auto name = word(c, "a buffer name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     b.buffer = *name;
     if (auto r = expect_word(c, "AS"); !r) return r;
     auto as = word(c, "a binding kind");
-    if (!as) return Error{as.error()};
+    if (!as) return as.failure();
     if (*as == "color") {
       b.kind = BufferBinding::Kind::Color;
       if (auto r = expect_word(c, "LOCATION"); !r) return r;
       auto loc = integer(c, "location");
-      if (!loc) return Error{loc.error()};
+      if (!loc) return loc.failure();
       b.location = static_cast<uint32_t>(*loc);
     } else if (*as == "uniform" || *as == "storage") {
       b.kind = *as == "uniform" ? BufferBinding::Kind::Uniform : BufferBinding::Kind::Storage;
       if (auto r = expect_word(c, "DESCRIPTOR_SET"); !r) return r;
       auto set = integer(c, "descriptor set");
-      if (!set) return Error{set.error()};
+      if (!set) return set.failure();
       if (auto r = expect_word(c, "BINDING"); !r) return r;
       auto binding = integer(c, "binding");
-      if (!binding) return Error{binding.error()};
+      if (!binding) return binding.failure();
       b.set = static_cast<uint32_t>(*set);
       b.binding = static_cast<uint32_t>(*binding);
     } else if (*as == "push_constant") {
@@ -306,19 +308,19 @@ class Parser {
   Result<bool> run(const Token& t) {
     Command c{Command::Kind::DrawRect, t.line};
     auto name = word(t, "a pipeline name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     c.target = *name;
     auto what = word(t, "DRAW_RECT");
-    if (!what) return Error{what.error()};
+    if (!what) return what.failure();
     if (*what != "DRAW_RECT") return error(t.line, fmt::format("RUN {} is not supported (only DRAW_RECT)", *what));
     if (auto r = expect_word(t, "POS"); !r) return r;
     auto x = integer(t, "x"), y = integer(t, "y");
-    if (!x) return Error{x.error()};
-    if (!y) return Error{y.error()};
+    if (!x) return x.failure();
+    if (!y) return y.failure();
     if (auto r = expect_word(t, "SIZE"); !r) return r;
     auto w = integer(t, "width"), h = integer(t, "height");
-    if (!w) return Error{w.error()};
-    if (!h) return Error{h.error()};
+    if (!w) return w.failure();
+    if (!h) return h.failure();
     if (*w <= 0 || *h <= 0) return error(t.line, "DRAW_RECT SIZE must be positive");
     c.x = static_cast<int32_t>(*x);
     c.y = static_cast<int32_t>(*y);
@@ -331,35 +333,35 @@ class Parser {
   Result<bool> expect(const Token& t) {
     Command c{Command::Kind::ExpectRgba, t.line};
     auto name = word(t, "a buffer name");
-    if (!name) return Error{name.error()};
+    if (!name) return name.failure();
     c.target = *name;
     auto idx = word(t, "IDX");
-    if (!idx) return Error{idx.error()};
+    if (!idx) return idx.failure();
     if (*idx != "IDX") return error(t.line, fmt::format("EXPECT {} is not supported (only IDX)", *idx));
     auto x = integer(t, "x"), y = integer(t, "y");
-    if (!x) return Error{x.error()};
-    if (!y) return Error{y.error()};
+    if (!x) return x.failure();
+    if (!y) return y.failure();
     if (*x < 0 || *y < 0) return error(t.line, "EXPECT position must not be negative");
     c.x = static_cast<int32_t>(*x);
     c.y = static_cast<int32_t>(*y);
     auto op = word(t, "SIZE, EQ_RGBA or EQ_RGB");
-    if (!op) return Error{op.error()};
+    if (!op) return op.failure();
     if (*op == "SIZE") {
       auto w = integer(t, "width"), h = integer(t, "height");
-      if (!w) return Error{w.error()};
-      if (!h) return Error{h.error()};
+      if (!w) return w.failure();
+      if (!h) return h.failure();
       if (*w <= 0 || *h <= 0) return error(t.line, "EXPECT SIZE must be positive");
       c.width = static_cast<uint32_t>(*w);
       c.height = static_cast<uint32_t>(*h);
       op = word(t, "EQ_RGBA or EQ_RGB");
-      if (!op) return Error{op.error()};
+      if (!op) return op.failure();
     }
     if (*op != "EQ_RGBA" && *op != "EQ_RGB")
       return error(t.line, fmt::format("EXPECT comparison '{}' is not supported (EQ_RGBA, EQ_RGB)", *op));
     c.has_alpha = *op == "EQ_RGBA";
     for (int i = 0; i < (c.has_alpha ? 4 : 3); ++i) {
       auto v = number(t, "colour component (0-255)");
-      if (!v) return Error{v.error()};
+      if (!v) return v.failure();
       c.color[i] = *v;
     }
     if (!lex_.at_line_end()) {

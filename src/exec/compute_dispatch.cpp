@@ -19,22 +19,22 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
     return Error{fmt::format("dispatch size {}x{}x{} is outside the device's limits", size.x, size.y, size.z)};
 
   auto module = SpirvModule::parse(compute_spirv);
-  if (!module) return Error{module.error()};
+  if (!module) return module.failure();
   auto iface = reflect_interface(*module, ShaderStage::Compute);
-  if (!iface) return Error{iface.error()};
+  if (!iface) return iface.failure();
 
   ResourceArena arena(ctx);
   auto cmd = arena.command_buffer();
-  if (!cmd) return Error{cmd.error()};
+  if (!cmd) return cmd.failure();
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
   auto bound = bind_shader_resources(arena, *cmd, *module, *iface, resources, VK_SHADER_STAGE_COMPUTE_BIT,
                                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-  if (!bound) return Error{bound.error()};
+  if (!bound) return bound.failure();
 
   auto shader = arena.shader_module(compute_spirv);
-  if (!shader) return Error{shader.error()};
+  if (!shader) return shader.failure();
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -42,7 +42,7 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
   info.stage.pName = iface->entry_point.c_str();
   info.layout = bound->layout;
   auto pipeline = arena.compute_pipeline(info);
-  if (!pipeline) return Error{"creating the compute pipeline: " + pipeline.error()};
+  if (!pipeline) return pipeline.failure().prefixed("creating the compute pipeline: ");
 
   vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *pipeline);
   if (!bound->sets.empty())

@@ -215,13 +215,13 @@ Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv
 Result<RunOutput> Runner::draw_fragment(std::span<const uint32_t> fragment_spirv, const DrawOptions& options,
                                         const ResourceSpec& resources) {
   auto module = SpirvModule::parse(fragment_spirv);
-  if (!module) return Error{module.error()};
+  if (!module) return module.failure();
   auto iface = reflect_interface(*module, ShaderStage::Fragment);
-  if (!iface) return Error{iface.error()};
+  if (!iface) return iface.failure();
   auto vs_text = vertex_shader_assembly(*module, *iface);
-  if (!vs_text) return Error{vs_text.error()};
+  if (!vs_text) return vs_text.failure();
   auto vs_words = assemble_spirv(*vs_text);
-  if (!vs_words) return Error{"internal error in the generated vertex shader: " + vs_words.error()};
+  if (!vs_words) return internal_error("internal error in the generated vertex shader: " + vs_words.error());
   const PipelineStage stages[] = {{ShaderStage::Vertex, std::move(*vs_words)},
                                   {ShaderStage::Fragment, {fragment_spirv.begin(), fragment_spirv.end()}}};
   return draw_stages(stages, 1, options, resources);
@@ -251,19 +251,19 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   std::vector<SpirvModule> modules;
   for (const auto& st : pipeline_stages) {
     auto m = SpirvModule::parse(st.spirv);
-    if (!m) return Error{fmt::format("{} shader: {}", shader_stage_name(st.stage), m.error())};
+    if (!m) return m.failure().prefixed(fmt::format("{} shader: ", shader_stage_name(st.stage)));
     modules.push_back(std::move(*m));
   }
   std::vector<ShaderInterface> ifaces;
   for (std::size_t i = 0; i < modules.size(); ++i) {
     auto reflected = reflect_interface(modules[i], pipeline_stages[i].stage);
-    if (!reflected) return Error{reflected.error()};
+    if (!reflected) return reflected.failure();
     ifaces.push_back(std::move(*reflected));
   }
   const SpirvModule& fragment = modules.back();
   const ShaderInterface* iface = &ifaces.back();
   auto slots_result = output_slots(fragment, *iface, options.color_format);
-  if (!slots_result) return Error{slots_result.error()};
+  if (!slots_result) return slots_result.failure();
   std::vector<OutputSlot> slots = std::move(*slots_result);
   const uint32_t attachment_count = slots.empty() ? 0 : slots.back().location + 1;
   if (attachment_count > limits.maxColorAttachments)
@@ -272,7 +272,7 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
 
   ResourceArena arena(ctx);
   auto cmd = arena.command_buffer();
-  if (!cmd) return Error{cmd.error()};
+  if (!cmd) return cmd.failure();
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
@@ -280,7 +280,7 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   const ShaderStage bound_stage = pipeline_stages[resource_stage].stage;
   auto bound = bind_shader_resources(arena, *cmd, modules[resource_stage], ifaces[resource_stage], resources,
                                      vk_stage(bound_stage), vk_pipeline_stage(bound_stage));
-  if (!bound) return Error{bound.error()};
+  if (!bound) return bound.failure();
 
   // Attachments, render pass and framebuffer.
   std::vector<VkAttachmentDescription> attachments;
@@ -297,12 +297,12 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     auto image = arena.image(info, VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_ASPECT_COLOR_BIT);
-    if (!image) return Error{image.error()};
+    if (!image) return image.failure();
     s.image = *image;
     const uint32_t texel_bytes = s.unorm8 ? 4 : 4 * s.format_components;
     auto readback = arena.host_buffer(static_cast<VkDeviceSize>(options.width) * options.height * texel_bytes,
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    if (!readback) return Error{readback.error()};
+    if (!readback) return readback.failure();
     s.readback = *readback;
 
     VkAttachmentDescription a{};
@@ -345,7 +345,7 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   rp_info.dependencyCount = 1;
   rp_info.pDependencies = &to_transfer;
   auto render_pass = arena.render_pass(rp_info);
-  if (!render_pass) return Error{render_pass.error()};
+  if (!render_pass) return render_pass.failure();
   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   fb_info.renderPass = *render_pass;
   fb_info.attachmentCount = static_cast<uint32_t>(views.size());
@@ -354,13 +354,13 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   fb_info.height = options.height;
   fb_info.layers = 1;
   auto framebuffer = arena.framebuffer(fb_info);
-  if (!framebuffer) return Error{framebuffer.error()};
+  if (!framebuffer) return framebuffer.failure();
 
   // Pipeline.
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   for (std::size_t i = 0; i < pipeline_stages.size(); ++i) {
     auto module = arena.shader_module(pipeline_stages[i].spirv);
-    if (!module) return Error{module.error()};
+    if (!module) return module.failure();
     VkPipelineShaderStageCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     info.stage = vk_stage(pipeline_stages[i].stage);
     info.module = *module;
@@ -433,12 +433,12 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   gp.layout = bound->layout;
   gp.renderPass = *render_pass;
   auto pipeline = arena.graphics_pipeline(gp);
-  if (!pipeline) return Error{"creating the graphics pipeline: " + pipeline.error()};
+  if (!pipeline) return pipeline.failure().prefixed("creating the graphics pipeline: ");
 
   std::vector<HostBuffer> vertex_buffers;
   for (const auto& a : inputs.attributes) {
     auto buffer = arena.host_buffer(a.words.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    if (!buffer) return Error{buffer.error()};
+    if (!buffer) return buffer.failure();
     std::memcpy(buffer->mapped, a.words.data(), a.words.size() * sizeof(std::uint32_t));
     vertex_buffers.push_back(*buffer);
   }

@@ -55,7 +55,7 @@ Result<bool> write_pfm(const Image& image, const std::string& path) {
   if (image.width == 0 || image.height == 0 || image.rgba.size() != size_t(image.width) * image.height * 4)
     return Error{"cannot write an empty or inconsistent image"};
   std::ofstream out(path, std::ios::binary);
-  if (!out) return Error{fmt::format("cannot open '{}' for writing", path)};
+  if (!out) return Error{fmt::format("cannot open '{}' for writing", path), ErrorCode::Environment};
   // A negative scale marks little-endian data.
   out << "PF\n" << image.width << " " << image.height << "\n" << (little_endian_host() ? "-1.0" : "1.0") << "\n";
   std::vector<float> row(size_t(image.width) * 3);
@@ -91,7 +91,7 @@ Result<Image> read_png(const std::string& path) {
 
 Result<Image> read_pfm(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot open '{}'", path)};
+  if (!in) return Error{fmt::format("cannot open '{}'", path), ErrorCode::Environment};
   std::string magic;
   uint32_t width = 0, height = 0;
   double scale = 0;

@@ -175,7 +175,7 @@ std::vector<Value> capturable(const SpirvModule& m, const std::vector<StageVaria
 
 Result<PartnerShaders> partner_shaders(const SpirvModule& checked, ShaderStage stage) {
   auto reflected = reflect_interface(checked, stage);
-  if (!reflected) return Error{reflected.error()};
+  if (!reflected) return reflected.failure();
   const ShaderInterface& iface = *reflected;
   PartnerShaders out;
   std::vector<Value> vertex_values, patch_values;

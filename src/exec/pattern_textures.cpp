@@ -83,7 +83,7 @@ Result<DeviceImage> create_pattern_image(ResourceArena& arena, VkCommandBuffer c
                                          bool storage, uint32_t size, VkPipelineStageFlags consumer_stages) {
   if (shape.multisampled) return Error{"multisampled images are not supported by the runner"};
   auto format = texel_format_for(shape, storage);
-  if (!format) return Error{format.error()};
+  if (!format) return format.failure();
   const TexelFormat tf = *format;
 
   VkFormatProperties props;
@@ -143,7 +143,7 @@ Result<DeviceImage> create_pattern_image(ResourceArena& arena, VkCommandBuffer c
   const bool integer = tf.encoding == TexelFormat::I32 || tf.encoding == TexelFormat::U32;
   auto staging = arena.host_buffer(static_cast<VkDeviceSize>(w) * h * d * tf.bytes_per_texel,
                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-  if (!staging) return Error{staging.error()};
+  if (!staging) return staging.failure();
   auto* bytes = static_cast<uint8_t*>(staging->mapped);
   for (uint32_t z = 0; z < d; ++z)
     for (uint32_t y = 0; y < h; ++y)
@@ -179,7 +179,7 @@ Result<DeviceImage> create_pattern_image(ResourceArena& arena, VkCommandBuffer c
 Result<VkBufferView> create_pattern_texel_buffer(ResourceArena& arena, const ImageShape& shape, bool storage,
                                                  uint32_t size) {
   auto format = texel_format_for(shape, storage);
-  if (!format) return Error{format.error()};
+  if (!format) return format.failure();
   const TexelFormat tf = *format;
   VkFormatProperties props;
   vkGetPhysicalDeviceFormatProperties(arena.context().physical_device(), tf.format, &props);
@@ -191,7 +191,7 @@ Result<VkBufferView> create_pattern_texel_buffer(ResourceArena& arena, const Ima
   auto buffer = arena.host_buffer(static_cast<VkDeviceSize>(n) * tf.bytes_per_texel,
                                   storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
                                           : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-  if (!buffer) return Error{buffer.error()};
+  if (!buffer) return buffer.failure();
   const bool integer = tf.encoding == TexelFormat::I32 || tf.encoding == TexelFormat::U32;
   for (uint32_t x = 0; x < n; ++x)
     encode_texel(tf, texel_pattern(x, 0, 0, n, 1, 1, integer),

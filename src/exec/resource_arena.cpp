@@ -121,7 +121,7 @@ Result<VkShaderModule> ResourceArena::shader_module(std::span<const uint32_t> wo
 
 Result<VkCommandBuffer> ResourceArena::command_buffer() {
   auto cmd = context_.allocate_command_buffer();
-  if (!cmd) return Error{cmd.error()};
+  if (!cmd) return cmd.failure();
   VulkanContext* context = &context_;
   destroyers_.push_back([context, c = *cmd](VkDevice) { context->free_command_buffer(c); });
   return *cmd;

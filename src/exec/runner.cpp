@@ -17,7 +17,7 @@ Result<Runner> Runner::create(const DeviceChoice& choice) {
 
 Result<Runner> Runner::create(const ContextOptions& options) {
   auto context = VulkanContext::create(options);
-  if (!context) return Error{context.error()};
+  if (!context) return context.failure();
   return Runner(std::move(*context));
 }
 

@@ -101,7 +101,7 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
     info.bindingCount = static_cast<uint32_t>(lbs.size());
     info.pBindings = lbs.data();
     auto layout = arena.descriptor_set_layout(info);
-    if (!layout) return Error{layout.error()};
+    if (!layout) return layout.failure();
     set_layouts.push_back(*layout);
   }
 
@@ -128,7 +128,7 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
   pl.pushConstantRangeCount = iface.push_constant_size > 0 ? 1 : 0;
   pl.pPushConstantRanges = &range;
   auto pipeline_layout = arena.pipeline_layout(pl);
-  if (!pipeline_layout) return Error{pipeline_layout.error()};
+  if (!pipeline_layout) return pipeline_layout.failure();
   bound.layout = *pipeline_layout;
   if (set_count == 0) return bound;
 
@@ -139,7 +139,7 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
   pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
   pool_info.pPoolSizes = sizes.data();
   auto pool = arena.descriptor_pool(pool_info);
-  if (!pool) return Error{pool.error()};
+  if (!pool) return pool.failure();
   bound.sets.resize(set_count);
   VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   alloc.descriptorPool = *pool;
@@ -169,7 +169,7 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
         for (uint32_t e = 0; e < b.count; ++e) {
           std::vector<ScalarSlot> slots;
           auto buffer = make_buffer(arena, module, b, e, spec, slots);
-          if (!buffer) return Error{buffer.error()};
+          if (!buffer) return buffer.failure();
           infos.push_back({buffer->buffer, 0, VK_WHOLE_SIZE});
           if (b.kind == DescriptorKind::StorageBuffer)
             bound.storage_buffers.push_back({*buffer, b.set, b.binding, e, b.name, std::move(slots)});
@@ -186,13 +186,13 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
           VkDescriptorImageInfo info{};
           if (b.kind != DescriptorKind::Sampler) {
             auto image = create_pattern_image(arena, cmd, b.image, storage_image, spec.texture_size, consumer_stages);
-            if (!image) return Error{fmt::format("'{}' (set {}, binding {}): {}", b.name, b.set, b.binding, image.error())};
+            if (!image) return image.failure().prefixed(fmt::format("'{}' (set {}, binding {}): ", b.name, b.set, b.binding));
             info.imageView = image->view;
             info.imageLayout = storage_image ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
           }
           if (b.kind == DescriptorKind::CombinedImageSampler || b.kind == DescriptorKind::Sampler) {
             auto sampler = make_sampler(arena, b.kind == DescriptorKind::CombinedImageSampler && b.image.depth);
-            if (!sampler) return Error{sampler.error()};
+            if (!sampler) return sampler.failure();
             info.sampler = *sampler;
           }
           infos.push_back(info);
@@ -206,7 +206,7 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
         for (uint32_t e = 0; e < b.count; ++e) {
           auto view = create_pattern_texel_buffer(arena, b.image, b.kind == DescriptorKind::StorageTexelBuffer,
                                                   spec.texture_size);
-          if (!view) return Error{fmt::format("'{}' (set {}, binding {}): {}", b.name, b.set, b.binding, view.error())};
+          if (!view) return view.failure().prefixed(fmt::format("'{}' (set {}, binding {}): ", b.name, b.set, b.binding));
           views.push_back(*view);
         }
         w.pTexelBufferView = views.data();

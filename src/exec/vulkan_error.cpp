@@ -57,7 +57,7 @@ Error vk_error(std::string_view call, VkResult result) {
   }
   // Keep only the function name of the call expression for readability.
   std::string_view name = call.substr(0, call.find('('));
-  return Error{fmt::format("{} failed: {}{}", name, vk_result_name(result), hint)};
+  return Error{fmt::format("{} failed: {}{}", name, vk_result_name(result), hint), ErrorCode::Environment};
 }
 
 }  // namespace sluice::exec

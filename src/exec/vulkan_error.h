@@ -34,5 +34,5 @@ Error vk_error(std::string_view call, VkResult result);
   do {                                                   \
     auto&& sluice_try_result_ = (expr);                  \
     if (!sluice_try_result_.ok())                        \
-      return ::sluice::Error{sluice_try_result_.error()}; \
+      return sluice_try_result_.failure();           \
   } while (0)

@@ -36,7 +36,7 @@ std::string XcheckReport::describe() const {
 Result<XcheckReport> xcheck_amber(Runner& runner, const std::string& amber_path, const std::vector<AmberVariant>& variants,
                                   const amber::ExecuteOptions& base, const CompareOptions& compare) {
   auto reference = amber::run_amber_file(runner, amber_path, base);
-  if (!reference) return Error{reference.error()};
+  if (!reference) return reference.failure();
   XcheckReport report;
   report.reference_passed = reference->passed();
   report.reference_summary = reference->summary();
@@ -59,7 +59,7 @@ Result<XcheckReport> xcheck_amber(Runner& runner, const std::string& amber_path,
 
 Result<RunOutput> run_shader(Runner& runner, std::span<const uint32_t> spirv, const ShaderRunSettings& settings) {
   auto module = SpirvModule::parse(spirv);
-  if (!module) return Error{module.error()};
+  if (!module) return module.failure();
   for (const auto& e : module->entry_points())
     if (e.model == spv::Fragment) return runner.draw_fragment(spirv, settings.draw, settings.resources);
   for (const auto& e : module->entry_points())
@@ -71,7 +71,7 @@ Result<XcheckReport> xcheck_shader(Runner& runner, std::span<const uint32_t> ref
                                    const std::vector<SpirvVariant>& variants, const ShaderRunSettings& settings,
                                    const CompareOptions& compare) {
   auto expected = run_shader(runner, reference, settings);
-  if (!expected) return Error{expected.error()};
+  if (!expected) return expected.failure();
   XcheckReport report;
   report.reference_summary = fmt::format("{} image(s), {} storage buffer(s)", expected->images.size(),
                                          expected->storage_buffers.size());
@@ -93,7 +93,7 @@ Result<XcheckReport> xcheck_stages(Runner& runner, std::vector<PipelineStage> pi
                                    const CompareOptions& compare) {
   if (checked >= pipeline.size()) return Error{"the checked stage is not in the pipeline"};
   auto expected = runner.draw_stages(pipeline, checked, settings.draw, settings.resources);
-  if (!expected) return Error{expected.error()};
+  if (!expected) return expected.failure();
   XcheckReport report;
   report.reference_summary = fmt::format("{} image(s), {} storage buffer(s)", expected->images.size(),
                                          expected->storage_buffers.size());
@@ -113,7 +113,7 @@ Result<XcheckReport> xcheck_stages(Runner& runner, std::vector<PipelineStage> pi
 
 Result<std::vector<uint32_t>> read_spirv_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot open '{}'", path)};
+  if (!in) return Error{fmt::format("cannot open '{}'", path), ErrorCode::Environment};
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string bytes = buffer.str();
@@ -126,7 +126,7 @@ Result<std::vector<uint32_t>> read_spirv_file(const std::string& path) {
     return words;
   }
   auto words = assemble_spirv(bytes, 0x00010000);
-  if (!words) return Error{fmt::format("'{}': {}", path, words.error())};
+  if (!words) return words.failure().prefixed(fmt::format("'{}': ", path));
   return words;
 }
 

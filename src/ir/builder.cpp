@@ -92,10 +92,10 @@ void Builder::push(Instruction inst) {
 
 Result<RegisterId> Builder::emit(Opcode op, std::span<const Operand> operands, std::optional<Precision> precision,
                                  std::uint16_t aux) {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   if (is_terminator(op)) return Error{fmt::format("{} is a terminator; use terminate() or branch_*()", name(op))};
   auto type = infer_result_type(m_, op, aux, operands);
-  if (!type) return Error{type.error()};
+  if (!type) return type.failure();
   RegisterId result;
   if (*type != predefined::kVoid) result = m_.new_register(*type, result_precision(m_, *type, operands, precision));
   push(make(op, result, operands, aux));
@@ -104,9 +104,9 @@ Result<RegisterId> Builder::emit(Opcode op, std::span<const Operand> operands, s
 
 Result<RegisterId> Builder::construct(Opcode op, TypeId result_type, std::span<const Operand> operands,
                                       std::optional<Precision> precision) {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   auto type = infer_result_type(m_, op, 0, operands, result_type);
-  if (!type) return Error{type.error()};
+  if (!type) return type.failure();
   RegisterId result = m_.new_register(*type, result_precision(m_, *type, operands, precision));
   push(make(op, result, operands));
   return result;
@@ -129,7 +129,7 @@ Result<bool> Builder::terminate(Opcode op, std::optional<Operand> operand) {
 }
 
 Result<IfBlocks> Builder::branch_if(Operand condition, bool with_else, TypeId merge_type, Precision merge_precision) {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   if (m_.type_of(condition) != predefined::kBool) return Error{"If: condition must be a bool"};
   IfBlocks r;
   r.true_block = new_block();
@@ -148,7 +148,7 @@ Result<IfBlocks> Builder::branch_if(Operand condition, bool with_else, TypeId me
 
 Result<LoopBlocks> Builder::branch_loop(bool do_loop, bool with_continue, TypeId merge_type,
                                         Precision merge_precision) {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   LoopBlocks r;
   r.condition = new_block();
   r.body = new_block();
@@ -166,7 +166,7 @@ Result<LoopBlocks> Builder::branch_loop(bool do_loop, bool with_continue, TypeId
 }
 
 Result<SwitchBlocks> Builder::branch_switch(Operand selector, std::span<const SwitchCase> cases) {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   TypeId t = m_.type_of(selector);
   if (t != predefined::kInt && t != predefined::kUint) return Error{"Switch: selector must be an int or uint"};
   SwitchBlocks r;
@@ -182,7 +182,7 @@ Result<SwitchBlocks> Builder::branch_switch(Operand selector, std::span<const Sw
 }
 
 Result<BlockId> Builder::next_block() {
-  if (auto open = check_open(); !open) return Error{open.error()};
+  if (auto open = check_open(); !open) return open.failure();
   BlockId merge = new_block();
   current_block().merge = merge;
   push(make(Opcode::NextBlock, RegisterId{}, {}));

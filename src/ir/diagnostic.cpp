@@ -5,7 +5,7 @@
 namespace sluice {
 
 std::string render(const Diagnostic& d, std::string_view source) {
-  const char* kind = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+  const char* kind = d.severity == Severity::Error ? "error" : "warning";
   std::string out;
   if (d.line > 0)
     out = fmt::format("{}:{}:{}: {}: {}\n", d.file, d.line, d.column, kind, d.message);

@@ -11,7 +11,7 @@
 
 namespace sluice {
 
-enum class Severity : std::uint8_t { Error, Warning, Note };
+enum class Severity : std::uint8_t { Error, Warning };
 
 struct Diagnostic {
   Severity severity = Severity::Error;

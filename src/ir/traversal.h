@@ -4,12 +4,7 @@
 // sub-block is followed by its whole merge chain; after all sub-blocks comes
 // the block's own merge block. The callback decides what happens next.
 //
-// fold_chain(): bottom-up walk of a merge chain. For each block, the chains
-// of its sub-blocks are folded first, then on_block(id, block, sub_results)
-// gives that block's result; combine(chain_results) turns the results of the
-// blocks of one chain into the chain's result.
-//
-// Both walks keep their own stack on the heap: nesting depth costs memory,
+// The walk keeps its own stack on the heap: nesting depth costs memory,
 // never native stack.
 #pragma once
 
@@ -69,55 +64,6 @@ void for_each_function(const Module& m, OnFunction&& on_function, OnBlock&& on_b
   for (std::uint32_t i = 0; i < m.function_count(); ++i) {
     const Function& f = m.function(FunctionId(i));
     if (on_function(FunctionId(i), f) && !visit(f, on_block)) return;
-  }
-}
-
-// on_block(BlockId, const Block&, std::vector<R>& sub_results) -> R
-// combine(std::vector<R>& chain_results) -> R
-template <class R, class OnBlock, class Combine>
-R fold_chain(const Function& f, BlockId start, OnBlock&& on_block, Combine&& combine) {
-  struct Frame {
-    BlockId current;
-    std::vector<R> chain_results;
-    std::vector<BlockId> subs;
-    std::size_t next_sub = 0;
-    bool subs_loaded = false;
-    std::vector<R> sub_results;
-  };
-  std::vector<bool> seen(f.blocks.size());
-  auto usable = [&](BlockId b) { return b.valid() && b.index() < f.blocks.size() && !seen[b.index()]; };
-  std::vector<Frame> stack;
-  seen[start.index()] = true;
-  stack.push_back(Frame{start, {}, {}, 0, false, {}});
-  for (;;) {
-    Frame& top = stack.back();
-    const Block& b = f.block(top.current);
-    if (!top.subs_loaded) {
-      top.subs = b.sub_blocks();
-      top.subs_loaded = true;
-    }
-    if (top.next_sub < top.subs.size()) {
-      const BlockId sub = top.subs[top.next_sub++];
-      if (!usable(sub)) continue;
-      seen[sub.index()] = true;
-      stack.push_back(Frame{sub, {}, {}, 0, false, {}});
-      continue;
-    }
-    top.chain_results.push_back(on_block(top.current, b, top.sub_results));
-    top.sub_results.clear();
-    top.subs.clear();
-    top.next_sub = 0;
-    top.subs_loaded = false;
-    const auto op = b.terminator_opcode();
-    if (op && is_divergent(*op) && usable(b.merge)) {
-      seen[b.merge.index()] = true;
-      top.current = b.merge;
-      continue;
-    }
-    R chain = combine(top.chain_results);
-    stack.pop_back();
-    if (stack.empty()) return chain;
-    stack.back().sub_results.push_back(std::move(chain));
   }
 }
 

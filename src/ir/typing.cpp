@@ -107,7 +107,7 @@ Result<TypeId> element_of(const Module& m, TypeMaker& made, Opcode op, TypeId ag
     case Opcode::ExtractVectorComponent: {
       if (a.kind != TypeKind::Vector) return fail(op, fmt::format("{} is not a vector", describe_type(m, aggregate)));
       auto l = literal(op, ops[1], 1);
-      if (!l) return Error{l.error()};
+      if (!l) return l.failure();
       if (*l >= a.count) return fail(op, fmt::format("component {} out of range", *l));
       return a.element;
     }
@@ -117,7 +117,7 @@ Result<TypeId> element_of(const Module& m, TypeMaker& made, Opcode op, TypeId ag
       if (ops.size() < 3 || ops.size() > 5) return fail(op, "needs 2 to 4 components");
       for (std::size_t i = 1; i < ops.size(); ++i) {
         auto l = literal(op, ops[i], i);
-        if (!l) return Error{l.error()};
+        if (!l) return l.failure();
         if (*l >= a.count) return fail(op, fmt::format("component {} out of range", *l));
       }
       return made.make(Type::make_vector(a.element, static_cast<std::uint32_t>(ops.size() - 1)));
@@ -138,7 +138,7 @@ Result<TypeId> element_of(const Module& m, TypeMaker& made, Opcode op, TypeId ag
     case Opcode::ExtractStructField: {
       if (a.kind != TypeKind::Struct) return fail(op, fmt::format("{} is not a struct", describe_type(m, aggregate)));
       auto l = literal(op, ops[1], 1);
-      if (!l) return Error{l.error()};
+      if (!l) return l.failure();
       if (*l >= a.members.size()) return fail(op, fmt::format("field {} out of range", *l));
       return a.members[*l].type;
     }
@@ -602,14 +602,14 @@ Result<CheckedType> check_result_type(const Module& m, Opcode op, std::uint16_t 
                                       TypeId explicit_type) {
   TypeMaker made(m);
   auto t = derive_result_type(m, made, op, aux, operands, explicit_type);
-  if (!t) return Error{t.error()};
+  if (!t) return t.failure();
   return CheckedType{*t, std::move(made.missing)};
 }
 
 Result<TypeId> infer_result_type(Module& m, Opcode op, std::uint16_t aux, std::span<const Operand> operands,
                                  TypeId explicit_type) {
   auto checked = check_result_type(m, op, aux, operands, explicit_type);
-  if (!checked) return Error{checked.error()};
+  if (!checked) return checked.failure();
   if (checked->missing.empty()) return checked->type;
   // Intern the missing types in order: each refers only to the module's
   // types and to missing types before it (a pointer to a new vector, a

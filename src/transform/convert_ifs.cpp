@@ -56,7 +56,7 @@ class IfConversion {
     });
     if (candidates.empty()) return false;
     for (BlockId x : candidates)
-      if (auto r = convert(x); !r) return Error{r.error()};
+      if (auto r = convert(x); !r) return r.failure();
     compact_blocks(fn());
     return true;
   }
@@ -92,7 +92,7 @@ class IfConversion {
       } else {
         const Operand operands[] = {cond, a, c};
         auto select = make_with_result_id(m_, Opcode::Select, input, operands);
-        if (!select) return Error{select.error()};
+        if (!select) return select.failure();
         auto& insts = fn().block(merge).instructions;
         insts.insert(insts.begin(), std::move(*select));
       }

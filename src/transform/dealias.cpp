@@ -31,7 +31,7 @@ PassResult dealias(Module& m) {
         }
         return ok();
       });
-  if (!s) return Error{s.error()};
+  if (!s) return s.failure();
   return changed;
 }
 

@@ -207,7 +207,7 @@ class Cse {
       if (inst.result.valid() && subst_.replaced(inst.result)) return {Transform::remove()};
       return {};
     });
-    if (!removed) return Error{removed.error()};
+    if (!removed) return removed.failure();
     subst_.apply(m_.function(fid_));
     return true;
   }

@@ -87,7 +87,7 @@ PassResult fold_constants(Module& m) {
         }
         return ok();
       });
-  if (!s) return Error{s.error()};
+  if (!s) return s.failure();
   return changed;
 }
 

@@ -101,7 +101,7 @@ class StoreForwarding {
         if (!extract) return {};
         return {Transform::add(std::move(*extract))};
       });
-      if (!removed) return Error{removed.error()};
+      if (!removed) return removed.failure();
     }
     subst_.apply(m_);
     return true;

@@ -112,7 +112,7 @@ class Inliner {
         here = true;
         return {Transform::add_block(*head)};
       });
-      if (!s) return Error{s.error()};
+      if (!s) return s.failure();
       changed = changed || here;
     }
     if (changed) {

@@ -121,7 +121,7 @@ class ExitTestHoisting {
       return VisitAction::VisitSubBlocks;
     });
     for (const Candidate& c : candidates)
-      if (auto r = rewrite(c); !r) return Error{r.error()};
+      if (auto r = rewrite(c); !r) return r.failure();
     return !candidates.empty();
   }
 
@@ -229,7 +229,7 @@ class ExitTestHoisting {
     outer.declarations.push_back(v);
     const Operand set_true[] = {v, predefined::kTrue};
     auto init = make(m_, Opcode::Store, set_true);
-    if (!init) return Error{init.error()};
+    if (!init) return init.failure();
     init->location = m_.function(fid_).block(c.loop).instructions.back().location;
     auto& outer_insts = m_.function(fid_).block(c.loop).instructions;
     outer_insts.insert(outer_insts.end() - 1, std::move(*init));
@@ -237,7 +237,7 @@ class ExitTestHoisting {
     const BlockId cond_id = m_.function(fid_).block(c.loop).loop_condition();
     const Operand pointer[] = {v};
     auto load = make(m_, Opcode::Load, pointer);
-    if (!load) return Error{load.error()};
+    if (!load) return load.failure();
     Block& cond = m_.function(fid_).block(cond_id);
     load->location = cond.instructions.back().location;
     cond.instructions.back().operands[0] = load->result;
@@ -246,7 +246,7 @@ class ExitTestHoisting {
     const Operand set_false[] = {v, predefined::kFalse};
     for (BlockId b : c.breaks) {
       auto store = make(m_, Opcode::Store, set_false);
-      if (!store) return Error{store.error()};
+      if (!store) return store.failure();
       auto& insts = m_.function(fid_).block(b).instructions;
       store->location = insts.back().location;
       insts.back().opcode = Opcode::Continue;
@@ -279,7 +279,7 @@ class ExitTestHoisting {
     if (c.break_on_true) {
       const Operand operand[] = {stay};
       auto negated = make(m_, Opcode::LogicalNot, operand);
-      if (!negated) return Error{negated.error()};
+      if (!negated) return negated.failure();
       stay = negated->result;
       copies.push_back(std::move(*negated));
     }

@@ -87,7 +87,7 @@ PassResult lower_increments(Module& m) {
     changed = true;
     return out;
   });
-  if (!walked) return Error{walked.error()};
+  if (!walked) return walked.failure();
   return changed;
 }
 

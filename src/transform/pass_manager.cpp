@@ -155,7 +155,7 @@ Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pip
         const auto start = std::chrono::steady_clock::now();
         auto result = pass->run(m);
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-        if (!result) return Error{fmt::format("pass '{}' failed: {}", name, result.error())};
+        if (!result) return result.failure().prefixed(fmt::format("pass '{}' failed: ", name));
         runs.push_back(PassRun{name, *result, took.count()});
         changed = changed || *result;
         if (options.print_after_all && options.print) options.print(name, m);

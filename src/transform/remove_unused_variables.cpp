@@ -58,7 +58,7 @@ class UnusedVariables {
         if (v.valid() && drop[v.index()]) return {Transform::remove()};
         return {};
       });
-      if (!swept) return Error{swept.error()};
+      if (!swept) return swept.failure();
     }
     std::vector<bool> all_functions(m_.function_count(), true);
     return compact_module(m_, variables_in_use(m_, all_functions, drop), all_functions);

@@ -67,7 +67,7 @@ class UninitializedLoads {
       if (!zero.valid() || !subst.replace(inst.result, Operand(zero))) return {};
       return {Transform::remove()};
     });
-    if (!swept) return Error{swept.error()};
+    if (!swept) return swept.failure();
     if (subst.empty()) return false;
     subst.apply(m_);
     return true;

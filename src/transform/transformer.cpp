@@ -205,7 +205,7 @@ Status transform_block(Module& m, FunctionId fid, BlockId start, const Instructi
     if (failure || is_done(site.block)) return site.block;
     auto last = rewrite_block(m, fid, site.block, callback);
     if (!last) {
-      failure = Error{last.error()};
+      failure = last.failure();
       return site.block;
     }
     if (*last == site.block) return site.block;
@@ -243,7 +243,7 @@ Result<Instruction> make(Module& m, Opcode op, std::span<const Operand> operands
                          std::optional<Precision> precision, std::uint16_t aux) {
   if (is_terminator(op)) return Error{fmt::format("make: {} is a terminator", name(op))};
   auto type = infer_result_type(m, op, aux, operands, explicit_type);
-  if (!type) return Error{type.error()};
+  if (!type) return type.failure();
   RegisterId result;
   if (*type != predefined::kVoid) result = m.new_register(*type, result_precision(m, *type, operands, precision));
   return assemble(op, result, operands, aux);
@@ -256,7 +256,7 @@ Result<Instruction> make_with_result_id(Module& m, Opcode op, RegisterId result,
     return Error{"make_with_result_id: the result register does not exist"};
   const TypeId want = m.reg(result).type;
   auto type = infer_result_type(m, op, aux, operands, want);
-  if (!type) return Error{type.error()};
+  if (!type) return type.failure();
   if (*type != want)
     return Error{fmt::format("make_with_result_id: {} gives {}, but r{} is {}", name(op), describe_type(m, *type),
                              result.index(), describe_type(m, want))};

@@ -68,7 +68,7 @@ Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names
   for (const Entry& e : kEntries) {
     if (std::find(names.begin(), names.end(), e.info.name) == names.end()) continue;
     auto r = e.run(m);
-    if (!r) return Error{fmt::format("workaround {}: {}", e.info.name, r.error())};
+    if (!r) return r.failure().prefixed(fmt::format("workaround {}: ", e.info.name));
     changed = *r || changed;
   }
   return changed;

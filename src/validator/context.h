@@ -40,6 +40,9 @@ struct Context {
 
   const ir::Module& m;
   Options options;
+  // main(), found once: Module::entry_point() searches by name, which per
+  // function would make validation quadratic in the function count.
+  ir::FunctionId entry;
   std::vector<Problem> problems;
 
   // Adds a problem; returns its index, or kNone once max_problems is reached.

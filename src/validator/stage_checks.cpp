@@ -134,7 +134,7 @@ bool is_emission(Opcode op) {
 void check_instructions(Context& ctx, ir::FunctionId fid) {
   const ir::Function& f = ctx.m.function(fid);
   const ShaderStage stage = ctx.m.shader().stage;
-  const bool is_entry = fid == ctx.m.entry_point();
+  const bool is_entry = fid == ctx.entry;
   const std::vector<ir::BlockContext> contexts = ir::compute_block_contexts(f);
   for (std::uint32_t b = 0; b < f.blocks.size(); ++b) {
     if (!contexts[b].reachable) continue;

@@ -22,6 +22,7 @@ std::string id_text(char prefix, std::uint32_t index) {
 Context::Context(const ir::Module& module, const Options& opts)
     : m(module),
       options(opts),
+      entry(module.entry_point()),
       type_ok(module.type_count(), 0),
       constant_ok(module.constant_count(), 0),
       variable_ok(module.variable_count(), 0),

@@ -1,5 +1,5 @@
 // A function nested 100,000 Ifs deep goes through the builder, the dump,
-// the parser, visit(), fold_chain(), compute_block_contexts(), dot() and
+// the parser, visit(), compute_block_contexts(), dot() and
 // the destructor without recursing: run under the default 8 MB stack, any
 // recursion per level would overflow it.
 #include <catch2/catch.hpp>
@@ -82,19 +82,6 @@ TEST_CASE("100,000 nested Ifs: build, dump, parse, walk and destroy without recu
     return VisitAction::VisitSubBlocks;
   });
   CHECK(visited == 2 * kDepth + 1);
-  const std::size_t folded = fold_chain<std::size_t>(
-      f, f.entry,
-      [](BlockId, const Block&, std::vector<std::size_t>& subs) {
-        std::size_t n = 1;
-        for (std::size_t s : subs) n += s;
-        return n;
-      },
-      [](std::vector<std::size_t>& chain) {
-        std::size_t n = 0;
-        for (std::size_t s : chain) n += s;
-        return n;
-      });
-  CHECK(folded == 2 * kDepth + 1);
   Module copy = *parsed.module;
   parsed.module.reset();
   CHECK(copy.function(FunctionId(0)).blocks.size() == 2 * kDepth + 1);

@@ -1,4 +1,4 @@
-// visit(), for_each_function(), fold_chain() and compute_block_contexts() on
+// visit(), for_each_function() and compute_block_contexts() on
 // modules whose block ids the test knows from building them.
 #include <catch2/catch.hpp>
 
@@ -124,33 +124,6 @@ TEST_CASE("for_each_function walks each function whose callback says so") {
         return VisitAction::VisitSubBlocks;
       });
   CHECK(blocks == 1);
-}
-
-TEST_CASE("fold_chain folds sub-block chains before their block, then the merge chain") {
-  const Built t = build();
-  const Function& f = t.m.function(t.main);
-  std::vector<BlockId> order;
-  std::vector<std::size_t> sub_result_counts;
-  const std::size_t total = fold_chain<std::size_t>(
-      f, t.entry,
-      [&](BlockId id, const Block&, std::vector<std::size_t>& subs) {
-        order.push_back(id);
-        sub_result_counts.push_back(subs.size());
-        std::size_t n = 1;
-        for (std::size_t s : subs) n += s;
-        return n;  // blocks in this block's subtree
-      },
-      [](std::vector<std::size_t>& chain) {
-        std::size_t n = 0;
-        for (std::size_t s : chain) n += s;
-        return n;
-      });
-  CHECK(total == 11);
-  CHECK(order == std::vector<BlockId>{t.loop.condition, t.sw.cases[0], t.sw.cases[1], t.loop.body, t.sw.merge,
-                                      t.loop.continue_block, t.entry, t.branch.true_block, t.branch.false_block,
-                                      t.loop.merge, t.branch.merge});
-  // entry: condition, body(+switch merge) and continue chains; loop.merge: true and false.
-  CHECK(sub_result_counts == std::vector<std::size_t>{0, 0, 0, 2, 0, 0, 3, 0, 0, 2, 0});
 }
 
 TEST_CASE("block contexts name each block's construct and jump targets") {

@@ -8,7 +8,7 @@
 
 #include <glslang/Include/intermediate.h>
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 DepthReport measure_depth(TIntermNode* root, std::size_t limit) {
   DepthReport report;
@@ -56,4 +56,4 @@ DepthReport measure_depth(TIntermNode* root, std::size_t limit) {
   return report;
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -5,7 +5,7 @@
 
 class TIntermNode;
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 struct DepthReport {
   std::size_t depth = 0;          // nodes on the longest root-to-leaf path seen
@@ -15,4 +15,4 @@ struct DepthReport {
 // Walks the tree under `root`; stops early once a path is longer than `limit`.
 DepthReport measure_depth(TIntermNode* root, std::size_t limit);
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

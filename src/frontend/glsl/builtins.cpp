@@ -8,7 +8,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 using glslang::TOperator;
@@ -277,4 +277,4 @@ std::optional<Value> Translator::builtin(const TIntermOperator* node, std::span<
   return std::nullopt;
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -7,7 +7,7 @@
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/glsl/preamble.h"
 
-namespace sluice::glsl {
+namespace sluice::glsl_in {
 namespace {
 
 // A GLSL identifier (GLSL 4.60 §3.7): a letter or underscore, then letters,
@@ -64,4 +64,4 @@ std::string render(const Result& result, std::string_view file_name, std::string
   return out;
 }
 
-}  // namespace sluice::glsl
+}  // namespace sluice::glsl_in

@@ -6,7 +6,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 // Struct-in-struct and array-in-array conversions recurse once per level;
@@ -248,4 +248,4 @@ Value Translator::constructor(const TIntermAggregate* node) {
   return Value::rvalue(result);
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

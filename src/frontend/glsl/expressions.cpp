@@ -14,7 +14,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 using glslang::TOperator;
@@ -453,4 +453,4 @@ Value Translator::ternary(TIntermSelection* node) {
   return Value::rvalue(builder_.merge_input(blocks->merge));
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

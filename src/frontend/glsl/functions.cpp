@@ -12,7 +12,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 std::string plain_name(const glslang::TString& mangled) {
@@ -187,4 +187,4 @@ Value Translator::call(const TIntermAggregate* node) {
   return Value::rvalue(result);
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -16,7 +16,7 @@
 #include "ir/module.h"
 #include "ir/result.h"
 
-namespace sluice::glsl {
+namespace sluice::glsl_in {
 
 struct Options {
   // The stage; when unset it comes from the file name's extension
@@ -85,4 +85,4 @@ std::optional<ir::ShaderStage> stage_from_path(std::string_view path);
 // that measures the depth keeps its stack on the heap.
 inline constexpr std::size_t kMaxAstDepth = 1000;
 
-}  // namespace sluice::glsl
+}  // namespace sluice::glsl_in

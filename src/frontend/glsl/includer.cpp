@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ glslang::TShader::Includer::IncludeResult* FileIncluder::failure(std::string mes
   return results_.back().get();
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

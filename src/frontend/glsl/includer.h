@@ -27,7 +27,7 @@
 
 #include "frontend/glsl/glsl_frontend.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 inline constexpr std::size_t kMaxIncludeDepth = 64;
 
@@ -60,4 +60,4 @@ class FileIncluder final : public glslang::TShader::Includer {
   std::vector<std::unique_ptr<IncludeResult>> results_;     // glslang borrows them until release
 };
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

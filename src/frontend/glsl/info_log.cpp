@@ -9,7 +9,7 @@
 #include <charconv>
 #include <string>
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 std::string_view trim(std::string_view s) {
@@ -96,4 +96,4 @@ void append_info_log(std::string_view log, std::string_view file, const SourceOf
   }
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

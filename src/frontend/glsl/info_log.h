@@ -7,7 +7,7 @@
 
 #include "ir/diagnostic.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 // The text of a file named in the log: the shader or an included file.
 using SourceOf = std::function<std::string_view(std::string_view file)>;
@@ -18,4 +18,4 @@ using SourceOf = std::function<std::string_view(std::string_view file)>;
 // that line of that file (1 when it does not).
 void append_info_log(std::string_view log, std::string_view file, const SourceOf& source_of, Diagnostics& out);
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

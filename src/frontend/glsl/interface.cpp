@@ -14,7 +14,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 // SPIR-V BuiltIn names, as the IR spells them in Decorations::built_in
 // (ir/built_in.h lists them).
@@ -606,4 +606,4 @@ std::optional<Value> Translator::block_member(const TIntermBinary* node) {
   return Value::pointer(v);
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -6,8 +6,8 @@
 
 #include "frontend/glsl/glsl_frontend.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 std::string preamble(const Options& options);
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

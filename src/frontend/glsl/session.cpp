@@ -30,7 +30,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/stage_interface.h"
 
-namespace sluice::glsl {
+namespace sluice::glsl_in {
 namespace {
 
 constexpr std::size_t kCompileStackBytes = std::size_t{256} << 20;
@@ -347,4 +347,4 @@ Result compile(std::string_view source, std::string_view file_name, const Option
   return result;
 }
 
-}  // namespace sluice::glsl
+}  // namespace sluice::glsl_in

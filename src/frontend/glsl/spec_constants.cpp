@@ -16,7 +16,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/workgroup_size.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 bool Translator::is_specialization(ir::ConstantId id) const {
   const ir::Constant& c = module_.constant(id);
@@ -164,4 +164,4 @@ ir::ConstantId Translator::spec_constant_expression(const TIntermTyped* node) {
   return module_.intern(out);
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -18,7 +18,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 bool is_constant_true(ir::Operand o) { return o.is_constant() && o.as_constant() == ir::predefined::kTrue; }
@@ -210,4 +210,4 @@ void Translator::branch_statement(TIntermBranch* node) {
   }
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

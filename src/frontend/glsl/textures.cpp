@@ -20,7 +20,7 @@
 #include "ir/texture.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 std::uint32_t coordinate_dimensions(const glslang::TSampler& s) {
@@ -189,4 +189,4 @@ Value Translator::image(const TIntermOperator* node, std::span<TIntermTyped* con
   return Value::rvalue(emit(*opcode, ops, node));
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -10,7 +10,7 @@
 
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 Translator::Translator(const glslang::TIntermediate& ast, std::string_view source, ir::Module& module,
                        Diagnostics& diagnostics, std::string file, const Options& options)
@@ -301,4 +301,4 @@ bool Translator::run() {
   return !failed_;
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -36,7 +36,7 @@
 #include "ir/diagnostic.h"
 #include "ir/module.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 // The SPIR-V BuiltIn name (as Decorations::built_in spells it) of a glslang
 // built-in; nullptr for those the front end does not translate.
@@ -295,4 +295,4 @@ class Translator {
   std::vector<BreakScope> break_scopes_;
 };
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

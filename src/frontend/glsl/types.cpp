@@ -9,7 +9,7 @@
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 using glslang::TType;
@@ -411,4 +411,4 @@ ir::ConstantId Translator::zero(ir::TypeId t) {
   return done;
 }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "frontend/spirv/reader_internal.h"
+#include "ir/constant_index.h"
 #include "ir/texture.h"
 #include "ir/typing.h"
 
@@ -306,20 +307,17 @@ void Reader::instruction(const Instruction& inst) {
       }
       if (!failed() && !ir::is_pointer(m_, m_.type_of(p))) return fail(inst, "the base of an access chain is not a pointer");
       for (; k < in_count(inst) && !failed(); ++k) {
-        const ir::Type& pt = m_.type(ir::pointee(m_, m_.type_of(p)));
+        const ir::TypeId pointee = ir::pointee(m_, m_.type_of(p));
+        const ir::Type& pt = m_.type(pointee);
         const Id idx_id = in(inst, k);
         const bool is_const = idx_id < ids_.size() && ids_[idx_id].kind == Kind::Constant;
-        const std::uint32_t cbits = is_const ? m_.constant(ir::ConstantId(ids_[idx_id].index)).bits : 0;
-        // A constant index past the end of a vector, matrix or sized array
-        // (negative ones too, read unsigned) is undefined behaviour if it
-        // runs (GLSL 4.60 §4.1.9 and §5.5; Vulkan without robustness), and
-        // GraphicsFuzz's never-executed code holds such accesses. The IR
-        // refuses the component and GLSL refuses the index at compile time,
-        // so the access goes to a local of the element type: one of the
-        // behaviours allowed, and the rest of the chain indexes that local.
-        const bool sized = pt.kind == ir::TypeKind::Vector || pt.kind == ir::TypeKind::Matrix ||
-                           (pt.kind == ir::TypeKind::Array && !pt.length.valid());
-        if (is_const && sized && cbits >= pt.count) {
+        const ir::ConstantId cid = is_const ? ir::ConstantId(ids_[idx_id].index) : ir::ConstantId{};
+        const std::uint32_t cbits = is_const ? m_.constant(cid).bits : 0;
+        // A constant index out of range (ir/constant_index.h) is undefined
+        // behaviour if it runs; the IR refuses the component and GLSL the
+        // index, so the access goes to a local of the element type: one of
+        // the behaviours allowed, and the rest of the chain indexes that local.
+        if (is_const && ir::constant_index_out_of_range(m_, pointee, cid)) {
           p = local(pt.element, fmt::format("out_of_bounds{}", inst.result_id));
           continue;
         }

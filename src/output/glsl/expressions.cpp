@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/constant_index.h"
 #include "ir/typing.h"
 #include "output/glsl/declarations.h"
 #include "output/glsl/module_names.h"
@@ -328,13 +329,8 @@ std::optional<ir::ConstantId> out_of_range_constant_index(const ir::Module& m, c
   if (inst.operands.size() < 2 || inst.operands[1].kind() != ir::Operand::Kind::Constant) return std::nullopt;
   TypeId composite = m.type_of(inst.operands[0]);
   if (ir::info(inst.opcode).family == ir::OpcodeFamily::Access) composite = ir::pointee(m, composite);
-  if (!composite.valid()) return std::nullopt;
-  const ir::Type& t = m.type(composite);
-  const bool fixed = t.kind == ir::TypeKind::Vector || t.kind == ir::TypeKind::Matrix ||
-                     (t.kind == ir::TypeKind::Array && !t.length.valid());
   const ir::ConstantId c = inst.operands[1].as_constant();
-  // A negative int reads as a large unsigned value: out of range too.
-  if (!fixed || m.constant(c).is_composite() || m.constant(c).bits < t.count) return std::nullopt;
+  if (!ir::constant_index_out_of_range(m, composite, c)) return std::nullopt;
   return c;
 }
 

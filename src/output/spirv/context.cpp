@@ -29,7 +29,7 @@ std::optional<spv::BuiltIn> built_in_from_name(std::string_view name) {
 }
 
 ModuleContext::ModuleContext(const ir::Module& module, const Options& opts)
-    : m(module), options(opts), features(features_of(opts.target)), layouts(module) {
+    : m(module), options(opts), features(features_of(opts.target)), entry(module.entry_point()), layouts(module) {
   ir::TypeId bad;
   if (!layouts.compute_facts(&bad)) {
     fail(fmt::format("type t{} refers to a type that does not precede it", bad.index()));

@@ -60,16 +60,19 @@ class ModuleContext {
   const ir::Module& m;
   const Options options;
   const Features features;
+  // main(), found once: Module::entry_point() is a search by name, which
+  // asked per function made emission quadratic in the function count.
+  const ir::FunctionId entry;
   Layouts layouts;
 
   // --- Ids and errors ---
   std::uint32_t new_id() { return next_id_++; }
   std::uint32_t bound() const { return next_id_; }
   void fail(std::string message) {
-    if (!error_) error_ = std::move(message);
+    if (!error_) error_ = Error{std::move(message)};
   }
   bool failed() const { return error_.has_value(); }
-  const std::string& error() const { return *error_; }
+  const Error& failure() const { return *error_; }
 
   // --- Sections (SPIR-V 2.4 logical layout) ---
   Words entry_points, execution_modes, names, annotations, globals;
@@ -158,7 +161,7 @@ class ModuleContext {
   std::uint32_t record_constant(ConstantInfo info, std::uint32_t id);
 
   std::uint32_t next_id_ = 1;
-  std::optional<std::string> error_;
+  std::optional<Error> error_;
   std::map<std::uint32_t, bool> capabilities_;
   std::set<std::string> extensions_;
   std::uint32_t glsl_import_ = 0;

@@ -45,21 +45,9 @@ FunctionEmitter::Local& FunctionEmitter::add_local(ir::VariableId v) {
 }
 
 void FunctionEmitter::collect_variables() {
-  auto check_function_variable = [&](ir::VariableId v) {
-    if (!v.valid() || v.index() >= m_.variable_count()) {
-      mc_.fail(fmt::format("'{}' refers to variable v{}, which does not exist", f_.name.text, v.index()));
-      return false;
-    }
-    const ir::TypeId t = m_.variable(v).type;
-    if (!ir::is_pointer(m_, t)) {
-      mc_.fail(fmt::format("variable v{} does not have a pointer type", v.index()));
-      return false;
-    }
-    return true;
-  };
+  // Valid IR (emit() validated it): every variable exists and has a pointer
+  // type, and no parameter is listed twice.
   for (const ir::FunctionParam& p : f_.params) {
-    if (!check_function_variable(p.variable)) return;
-    if (local(p.variable)) return mc_.fail(fmt::format("'{}' lists parameter v{} twice", f_.name.text, p.variable.index()));
     Local& l = add_local(p.variable);
     l.is_param = true;
     l.pointer_param = p.direction != ir::ParamDirection::In;
@@ -76,7 +64,6 @@ void FunctionEmitter::collect_variables() {
     if (node.kind != NodeKind::Block || node.stub) continue;
     const ir::Block& b = f_.block(node.block);
     for (ir::VariableId v : b.declarations) {
-      if (!check_function_variable(v)) return;
       Local* l = local(v);
       if (!l) {
         l = &add_local(v);
@@ -92,7 +79,6 @@ void FunctionEmitter::collect_variables() {
         const ir::VariableId v = op.as_variable();
         Local* l = local(v);
         if (!l) {
-          if (!check_function_variable(v)) return;
           if (m_.type(m_.variable(v).type).storage != ir::StorageClass::Function) continue;
           l = &add_local(v);
           l->declared_in_entry = true;
@@ -195,7 +181,7 @@ void FunctionEmitter::emit() {
 
   const std::uint32_t id = mc_.function_id(fid_);
   // The entry point is named as OpEntryPoint names it (Options::entry_point_name).
-  mc_.name(id, fid_ == mc_.m.entry_point() ? mc_.options.entry_point_name : f_.name.text);
+  mc_.name(id, fid_ == mc_.entry ? mc_.options.entry_point_name : f_.name.text);
   mc_.relax(id, f_.return_precision, f_.return_type);
   Words head;
   head.op(spv::Op::OpFunction, {return_type, id, static_cast<std::uint32_t>(spv::FunctionControlMask::MaskNone),
@@ -240,7 +226,6 @@ void FunctionEmitter::emit_node(std::uint32_t n) {
     if (node.kind == NodeKind::Block) {
       const ir::RegisterId input = f_.block(node.block).merge_input;
       if (input.valid()) {
-        if (input.index() >= m_.register_count()) return mc_.fail("a merge input register does not exist");
         const std::uint32_t id = mc_.new_id();
         reserve_phi(m_.reg(input).type, id, kNone, m_.reg(input).precision);
         mc_.reg_ids[input.index()] = id;
@@ -324,11 +309,8 @@ void FunctionEmitter::emit_exit(std::uint32_t n) {
       break;
     }
     case Exit::Return: {
-      const bool is_void = f_.return_type == ir::predefined::kVoid;
-      if (node.has_operand == is_void)
-        return mc_.fail(fmt::format("'{}': Return {} a value in a function returning {}", f_.name.text,
-                                    node.has_operand ? "with" : "without", ir::describe_type(m_, f_.return_type)));
-      if (is_void) body_.op(spv::Op::OpReturn, {});
+      // The validator checked that a Return's value matches the return type.
+      if (f_.return_type == ir::predefined::kVoid) body_.op(spv::Op::OpReturn, {});
       else body_.op(spv::Op::OpReturnValue, {operand});
       break;
     }

@@ -71,14 +71,14 @@ class ModuleEmitter {
 Result<std::vector<std::uint32_t>> ModuleEmitter::run() {
   // Valid IR (emit() validated it): every id exists, `main` is the entry
   // point and takes nothing, and no call recurses.
-  if (mc_.failed()) return Error{mc_.error()};
-  const ir::FunctionId entry = m_.entry_point();
+  if (mc_.failed()) return mc_.failure();
+  const ir::FunctionId entry = mc_.entry;
   emit_globals();
   std::vector<std::uint32_t> local_slots(m_.variable_count(), 0);  // shared: see FunctionEmitter's constructor
   for (std::uint32_t i = 0; i < m_.function_count() && !mc_.failed(); ++i)
     FunctionEmitter(mc_, ir::FunctionId(i), local_slots).emit();
   if (!mc_.failed()) emit_entry_point(entry);
-  if (mc_.failed()) return Error{mc_.error()};
+  if (mc_.failed()) return mc_.failure();
   return assemble();
 }
 

@@ -28,16 +28,16 @@ std::vector<std::string> shaders_in(const std::string& dir) {
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string p = e.path().string();
-    if (e.is_regular_file() && glsl::stage_from_path(p)) files.push_back(p);
+    if (e.is_regular_file() && glsl_in::stage_from_path(p)) files.push_back(p);
   }
   std::sort(files.begin(), files.end());
   return files;
 }
 
-void run(const std::string& dir, const glsl::Options& options, Tally& tally) {
+void run(const std::string& dir, const glsl_in::Options& options, Tally& tally) {
   for (const std::string& path : shaders_in(dir)) {
     const std::string source = testing::read_file(path);
-    glsl::Result r = glsl::compile(source, path, options);
+    glsl_in::Result r = glsl_in::compile(source, path, options);
     INFO(path << "\n" << render(r.diagnostics, source));
     ++tally.total;
     if (r.module) {
@@ -67,7 +67,7 @@ TEST_CASE("corpus: glslang's test shaders build valid IR or are refused by name"
   // glsl/ compiles with plain -V; auto-mapping changes nothing there, and
   // glsl/automap/ needs it.
   Tally plain, automap;
-  run(testing::corpus_dir("glsl"), glsl::Options{}, plain);
+  run(testing::corpus_dir("glsl"), glsl_in::Options{}, plain);
   run(testing::corpus_dir("glsl/automap"), testing::automap(), automap);
   report("glsl/", plain);
   report("glsl/automap/", automap);
@@ -84,7 +84,7 @@ TEST_CASE("corpus: glslang's test shaders build valid IR or are refused by name"
 
 TEST_CASE("corpus: GraphicsFuzz fragment shaders build valid IR", "[corpus]") {
   Tally tally;
-  run(testing::corpus_dir("exec"), glsl::Options{}, tally);
+  run(testing::corpus_dir("exec"), glsl_in::Options{}, tally);
   report("exec/", tally);
   REQUIRE(tally.total == 652);
   CHECK(tally.built == 652);  // docs/glsl.md, "Coverage"

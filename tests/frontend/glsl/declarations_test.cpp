@@ -275,11 +275,11 @@ void main() {
 }
 
 TEST_CASE("OpenGL client: uniforms outside blocks are accepted") {
-  glsl::Options gl = testing::automap();
+  glsl_in::Options gl = testing::automap();
   gl.vulkan = false;
   const std::string source = "#version 450\nuniform float scale;\nlayout(location = 0) out vec4 c;\n"
                              "void main() { c = vec4(scale); }\n";
-  CHECK_FALSE(glsl::compile(source, "gl.frag", testing::automap()).module.has_value());
+  CHECK_FALSE(glsl_in::compile(source, "gl.frag", testing::automap()).module.has_value());
   const Module m = testing::compile_valid(source, "gl.frag", gl);
   const Variable* scale = variable_named(m, "scale");
   REQUIRE(scale);

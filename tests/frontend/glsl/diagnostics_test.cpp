@@ -12,23 +12,23 @@ using namespace sluice;
 using namespace sluice::ir;
 
 TEST_CASE("the stage comes from the file extension, as glslangValidator picks it") {
-  CHECK(glsl::stage_from_path("a/b/shader.vert") == ShaderStage::Vertex);
-  CHECK(glsl::stage_from_path("shader.frag") == ShaderStage::Fragment);
-  CHECK(glsl::stage_from_path("x.y.comp") == ShaderStage::Compute);
-  CHECK(glsl::stage_from_path("x.geom") == ShaderStage::Geometry);
-  CHECK(glsl::stage_from_path("x.tesc") == ShaderStage::TessControl);
-  CHECK(glsl::stage_from_path("x.tese") == ShaderStage::TessEvaluation);
-  CHECK_FALSE(glsl::stage_from_path("shader.glsl").has_value());
-  CHECK_FALSE(glsl::stage_from_path("frag").has_value());
+  CHECK(glsl_in::stage_from_path("a/b/shader.vert") == ShaderStage::Vertex);
+  CHECK(glsl_in::stage_from_path("shader.frag") == ShaderStage::Fragment);
+  CHECK(glsl_in::stage_from_path("x.y.comp") == ShaderStage::Compute);
+  CHECK(glsl_in::stage_from_path("x.geom") == ShaderStage::Geometry);
+  CHECK(glsl_in::stage_from_path("x.tesc") == ShaderStage::TessControl);
+  CHECK(glsl_in::stage_from_path("x.tese") == ShaderStage::TessEvaluation);
+  CHECK_FALSE(glsl_in::stage_from_path("shader.glsl").has_value());
+  CHECK_FALSE(glsl_in::stage_from_path("frag").has_value());
 
-  const glsl::Result r = glsl::compile("#version 450\nvoid main() {}\n", "shader.glsl");
+  const glsl_in::Result r = glsl_in::compile("#version 450\nvoid main() {}\n", "shader.glsl");
   CHECK_FALSE(r.module.has_value());
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].message.find("stage") != std::string::npos);
 
-  glsl::Options o;
+  glsl_in::Options o;
   o.stage = ShaderStage::Compute;
-  const glsl::Result c = glsl::compile("#version 450\nlayout(local_size_x = 4) in;\nvoid main() {}\n", "x.glsl", o);
+  const glsl_in::Result c = glsl_in::compile("#version 450\nlayout(local_size_x = 4) in;\nvoid main() {}\n", "x.glsl", o);
   REQUIRE(c.module.has_value());
   CHECK(c.module->shader().stage == ShaderStage::Compute);
   CHECK(c.module->shader().local_size[0] == 4);
@@ -36,7 +36,7 @@ TEST_CASE("the stage comes from the file extension, as glslangValidator picks it
 
 TEST_CASE("glslang's errors pass through as file:line:col diagnostics") {
   const std::string source = "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() {\n  c = vec4(1.0) + missing;\n}\n";
-  const glsl::Result r = glsl::compile(source, "broken.frag");
+  const glsl_in::Result r = glsl_in::compile(source, "broken.frag");
   CHECK_FALSE(r.module.has_value());
   REQUIRE_FALSE(r.diagnostics.empty());
   const Diagnostic& d = r.diagnostics[0];
@@ -54,7 +54,7 @@ TEST_CASE("glslang's errors pass through as file:line:col diagnostics") {
 TEST_CASE("Vulkan rules apply unless auto-mapping is asked for") {
   const std::string source = "#version 450\nin vec4 v;\nout vec4 c;\nuniform sampler2D s;\n"
                              "void main() { c = texture(s, v.xy); }\n";
-  const glsl::Result plain = glsl::compile(source, "a.frag");
+  const glsl_in::Result plain = glsl_in::compile(source, "a.frag");
   CHECK_FALSE(plain.module.has_value());
   CHECK(has_errors(plain.diagnostics));
   const Module m = testing::compile_valid(source, "a.frag", testing::automap());
@@ -84,7 +84,7 @@ TEST_CASE("unsupported features are diagnostics naming the feature and its posit
 TEST_CASE("precise is said to be dropped, nonuniformEXT is refused") {
   const std::string source = "#version 450\nlayout(location = 0) in vec4 a;\nlayout(location = 0) out vec4 c;\n"
                              "void main() {\n  precise vec4 x = a * a + a;\n  c = x;\n}\n";
-  const glsl::Result r = glsl::compile(source, "p.frag");
+  const glsl_in::Result r = glsl_in::compile(source, "p.frag");
   REQUIRE(r.module.has_value());
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].severity == Severity::Warning);
@@ -100,11 +100,11 @@ TEST_CASE("precise is said to be dropped, nonuniformEXT is refused") {
 TEST_CASE("nesting deeper than the limit is refused before it is walked") {
   // A long chain of additions: glslang's tree is as deep as the chain is long.
   std::string sum = "a";
-  for (std::size_t i = 0; i < glsl::kMaxAstDepth + 10; ++i) sum += " + a";
+  for (std::size_t i = 0; i < glsl_in::kMaxAstDepth + 10; ++i) sum += " + a";
   const std::string source =
       "#version 450\nlayout(location = 0) in float a;\nlayout(location = 0) out vec4 c;\nvoid main() {\n  c = vec4(" +
       sum + ");\n}\n";
-  const glsl::Result r = glsl::compile(source, "deep.frag");
+  const glsl_in::Result r = glsl_in::compile(source, "deep.frag");
   CHECK_FALSE(r.module.has_value());
   REQUIRE_FALSE(r.diagnostics.empty());
   CHECK(r.diagnostics[0].message.find("is not supported") != std::string::npos);
@@ -126,7 +126,7 @@ TEST_CASE("chains far longer than the native stack would take are still only ref
   const std::string source =
       "#version 450\nlayout(location = 0) in float a;\nlayout(location = 0) out vec4 c;\nvoid main() {\n  c = vec4(" +
       sum + ");\n}\n";
-  const glsl::Result r = glsl::compile(source, "long.frag");
+  const glsl_in::Result r = glsl_in::compile(source, "long.frag");
   CHECK_FALSE(r.module.has_value());
   REQUIRE_FALSE(r.diagnostics.empty());
   CHECK(r.diagnostics[0].message.find("is not supported") != std::string::npos);
@@ -136,7 +136,7 @@ TEST_CASE("garbage and empty input are errors, not crashes") {
   const std::string garbage("\x01\x02\xff{{{(((;;;\0\0", 14);
   for (const std::string& s : {std::string(), garbage, std::string("#version 450\n"),
                                std::string("#version 999\nvoid main(){}\n"), std::string("void main() {")}) {
-    const glsl::Result r = glsl::compile(s, "x.frag");
+    const glsl_in::Result r = glsl_in::compile(s, "x.frag");
     CHECK_FALSE(r.module.has_value());
     CHECK(has_errors(r.diagnostics));
   }
@@ -151,7 +151,7 @@ TEST_CASE("compiling on several threads at once gives the same modules") {
   for (std::size_t i = 0; i < dumps.size(); ++i)
     threads.emplace_back([&, i] {
       for (int k = 0; k < 5; ++k) {
-        const glsl::Result r = glsl::compile(source, "t.frag");
+        const glsl_in::Result r = glsl_in::compile(source, "t.frag");
         if (r.module) dumps[i] = dump(*r.module);
       }
     });
@@ -162,7 +162,7 @@ TEST_CASE("compiling on several threads at once gives the same modules") {
 TEST_CASE("mesh, task and ray-tracing shaders are refused naming the stage") {
   for (const auto& [file, stage] : {std::pair{"a.mesh", "mesh"}, std::pair{"a.task", "task"},
                                     std::pair{"a.rgen", "ray generation"}, std::pair{"a.rchit", "ray closest-hit"}}) {
-    const glsl::Result r = glsl::compile("#version 460\nvoid main() {}\n", file);
+    const glsl_in::Result r = glsl_in::compile("#version 460\nvoid main() {}\n", file);
     CHECK_FALSE(r.module.has_value());
     REQUIRE(r.diagnostics.size() == 1);
     CHECK(r.diagnostics[0].message == fmt::format("the {} shader stage is not supported (Sluice translates vertex, "
@@ -180,8 +180,8 @@ TEST_CASE("the syntax-tree depth limit, at it and one past it") {
     return "#version 450\nlayout(location = 0) in float a;\nlayout(location = 0) out vec4 c;\nvoid main() {\n  c = vec4(" +
            sum + ");\n}\n";
   };
-  auto translates = [&](std::size_t n) { return glsl::compile(shader(n), "deep.frag").module.has_value(); };
-  std::size_t lo = glsl::kMaxAstDepth - 20, hi = glsl::kMaxAstDepth + 1;  // translates at lo, not at hi
+  auto translates = [&](std::size_t n) { return glsl_in::compile(shader(n), "deep.frag").module.has_value(); };
+  std::size_t lo = glsl_in::kMaxAstDepth - 20, hi = glsl_in::kMaxAstDepth + 1;  // translates at lo, not at hi
   REQUIRE(translates(lo));
   REQUIRE_FALSE(translates(hi));
   while (hi - lo > 1) {
@@ -189,8 +189,8 @@ TEST_CASE("the syntax-tree depth limit, at it and one past it") {
     (translates(mid) ? lo : hi) = mid;
   }
   testing::compile_valid(shader(lo), "at.frag");
-  const glsl::Result past = glsl::compile(shader(lo + 1), "past.frag");
+  const glsl_in::Result past = glsl_in::compile(shader(lo + 1), "past.frag");
   REQUIRE_FALSE(past.diagnostics.empty());
   CHECK(past.diagnostics[0].message ==
-        "nesting deeper than " + std::to_string(glsl::kMaxAstDepth) + " syntax tree levels is not supported");
+        "nesting deeper than " + std::to_string(glsl_in::kMaxAstDepth) + " syntax tree levels is not supported");
 }

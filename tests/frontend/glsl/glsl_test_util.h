@@ -16,8 +16,8 @@
 
 namespace sluice::testing {
 
-inline glsl::Options automap() {
-  glsl::Options o;
+inline glsl_in::Options automap() {
+  glsl_in::Options o;
   o.auto_map_locations = true;
   o.auto_map_bindings = true;
   return o;
@@ -31,8 +31,8 @@ inline std::string problems_text(const ir::Module& m, const std::vector<validato
 
 // Compiles `source`; requires a module that validates with no problems.
 inline ir::Module compile_valid(std::string_view source, std::string_view file = "test.frag",
-                                const glsl::Options& options = automap()) {
-  glsl::Result r = glsl::compile(source, file, options);
+                                const glsl_in::Options& options = automap()) {
+  glsl_in::Result r = glsl_in::compile(source, file, options);
   INFO(render(r.diagnostics, source));
   REQUIRE(r.module.has_value());
   const auto problems = validator::validate(*r.module);
@@ -45,7 +45,7 @@ inline ir::Module compile_valid(std::string_view source, std::string_view file =
 // not supported.
 inline Diagnostic compile_unsupported(std::string_view source, std::string_view feature,
                                       std::string_view file = "test.frag") {
-  glsl::Result r = glsl::compile(source, file, automap());
+  glsl_in::Result r = glsl_in::compile(source, file, automap());
   INFO(render(r.diagnostics, source));
   REQUIRE_FALSE(r.module.has_value());
   REQUIRE_FALSE(r.diagnostics.empty());

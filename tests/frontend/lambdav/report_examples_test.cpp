@@ -1,4 +1,4 @@
-// The report's own programs (../shared/seeds/000_97e73d5664377370.txt):
+// The report's own programs (the λV report, docs/lambdav.md):
 // the yellow shader of section 1.1, nat-fold with its non-recursive wrapper
 // and the self-applying sumup of section 5, and the frag-coord shader of
 // the original compiler's examples.

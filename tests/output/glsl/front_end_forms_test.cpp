@@ -28,11 +28,11 @@ struct RoundTrip {
 // Checks that the text compiles and that its IR equals the source's.
 RoundTrip round_trip_source(const std::string& source, const std::string& file) {
   INFO(source);
-  glsl::Result first = glsl::compile(source, file, glsl::Options{});
+  glsl_in::Result first = glsl_in::compile(source, file, glsl_in::Options{});
   INFO(render(first.diagnostics, source));
   REQUIRE(first.module.has_value());
   const std::string text = testing::emit_and_compile(*first.module);
-  glsl::Result second = glsl::compile(text, file, glsl::Options{});
+  glsl_in::Result second = glsl_in::compile(text, file, glsl_in::Options{});
   INFO(text);
   REQUIRE(second.module.has_value());
   CHECK(testing::canonical_dump(ir::dump(*first.module)) == testing::canonical_dump(ir::dump(*second.module)));

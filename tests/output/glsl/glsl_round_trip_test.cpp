@@ -36,7 +36,7 @@ std::vector<std::string> shaders_in(const std::string& dir) {
   if (!fs::is_directory(dir)) return files;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string p = e.path().string();
-    if (e.is_regular_file() && glsl::stage_from_path(p)) files.push_back(p);
+    if (e.is_regular_file() && glsl_in::stage_from_path(p)) files.push_back(p);
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -75,10 +75,10 @@ void keep(const std::string& path, const std::string& suffix, const std::string&
     std::ofstream(std::string(dir) + "/" + fs::path(path).filename().string() + suffix) << content;
 }
 
-void run_one(const std::string& path, const glsl::Options& options, Tally& t) {
+void run_one(const std::string& path, const glsl_in::Options& options, Tally& t) {
   ++t.total;
   const std::string source = testing::read_file(path);
-  glsl::Result first = glsl::compile(source, path, options);
+  glsl_in::Result first = glsl_in::compile(source, path, options);
   if (!first.module) return;  // the front end's refusals are its own test's business
   ++t.translated;
   const glsl_out::Options out{is_es(source) ? glsl_out::GlslVersion::V310es : glsl_out::GlslVersion::V450,
@@ -101,7 +101,7 @@ void run_one(const std::string& path, const glsl::Options& options, Tally& t) {
   CHECK(check.ok);
   if (!check.ok) return;
   ++t.compiled;
-  glsl::Result second = glsl::compile(*text, path, options);
+  glsl_in::Result second = glsl_in::compile(*text, path, options);
   INFO(render(second.diagnostics, *text));
   CHECK(second.module.has_value());
   if (!second.module) return;
@@ -118,7 +118,7 @@ void run_one(const std::string& path, const glsl::Options& options, Tally& t) {
   keep(path, ".2.canonical", b);
 }
 
-void run(const std::string& dir, const glsl::Options& options, Tally& t) {
+void run(const std::string& dir, const glsl_in::Options& options, Tally& t) {
   for (const std::string& path : shaders_in(dir)) run_one(path, options, t);
 }
 
@@ -148,8 +148,8 @@ void check_exceptions(const Tally& t) {
 
 TEST_CASE("corpus round trip: glslang's test shaders", "[corpus]") {
   Tally t;
-  run(testing::corpus_dir("glsl"), glsl::Options{}, t);
-  glsl::Options automap;
+  run(testing::corpus_dir("glsl"), glsl_in::Options{}, t);
+  glsl_in::Options automap;
   automap.auto_map_locations = automap.auto_map_bindings = true;
   run(testing::corpus_dir("glsl/automap"), automap, t);
   report("glsl/ + glsl/automap/", t);
@@ -164,7 +164,7 @@ TEST_CASE("corpus round trip: glslang's test shaders", "[corpus]") {
 
 TEST_CASE("corpus round trip: GraphicsFuzz fragment shaders", "[corpus]") {
   Tally t;
-  run(testing::corpus_dir("exec"), glsl::Options{}, t);
+  run(testing::corpus_dir("exec"), glsl_in::Options{}, t);
   report("exec/", t);
   CHECK(t.emitted == t.translated);
   CHECK(t.compiled == t.emitted);
@@ -181,7 +181,7 @@ TEST_CASE("corpus round trip: geometry and tessellation shaders", "[corpus][stag
   REQUIRE(shaders.size() == 38);
   Tally t;
   for (const testing::StageShader& s : shaders) {
-    glsl::Options options;
+    glsl_in::Options options;
     options.auto_map_locations = options.auto_map_bindings = s.automap;
     options.spirv_version = s.target_env == "vulkan1.1" ? 0x00010300 : s.target_env == "vulkan1.2" ? 0x00010500 : 0x00010000;
     run_one(s.path, options, t);

@@ -19,7 +19,7 @@ struct GlslCheck {
   std::vector<std::uint32_t> spirv;
 };
 
-// `spirv_version` as glsl::Options has it: 1.3 (Vulkan 1.1) for the
+// `spirv_version` as glsl_in::Options has it: 1.3 (Vulkan 1.1) for the
 // subgroup built-ins; Vulkan flavour only.
 GlslCheck compile_glsl_text(const std::string& text, ir::ShaderStage stage, const glsl_out::Options& options,
                             std::uint32_t spirv_version = 0x00010000);

@@ -58,7 +58,7 @@ TEST_CASE("λV examples through GLSL compute the colours of their own IR") {
     const ir::Module first = compile_lv(path);
     const std::string text = *glsl_out::emit(first, {});
     INFO(text);
-    glsl::Result second = glsl::compile(text, path.stem().string() + ".frag");
+    glsl_in::Result second = glsl_in::compile(text, path.stem().string() + ".frag");
     INFO(render(second.diagnostics, text));
     REQUIRE(second.module.has_value());
     for (const std::array<float, 4> coord : {std::array<float, 4>{0.5f, 0.5f, 0, 1}, {100.5f, 37.5f, 0, 1},

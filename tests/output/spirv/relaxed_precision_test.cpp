@@ -264,10 +264,10 @@ bool compile_both(const std::string& source, ir::ShaderStage stage, bool automap
     why = reference.error();
     return false;
   }
-  glsl::Options o;
+  glsl_in::Options o;
   o.stage = stage;
   o.auto_map_locations = o.auto_map_bindings = automap;
-  glsl::Result r = glsl::compile(source, "shader", o);
+  glsl_in::Result r = glsl_in::compile(source, "shader", o);
   if (!r.module) {
     why = "front end refused it";
     return false;
@@ -324,7 +324,7 @@ std::vector<std::string> corpus_shaders_with_precision() {
     const fs::path root = testing::corpus_dir(dir);
     for (const auto& e : fs::directory_iterator(root)) {
       const std::string p = e.path().string();
-      if (!e.is_regular_file() || !glsl::stage_from_path(p)) continue;
+      if (!e.is_regular_file() || !glsl_in::stage_from_path(p)) continue;
       const std::string text = testing::read_file(p);
       if (text.find("mediump") != std::string::npos || text.find("lowp") != std::string::npos) out.push_back(p);
     }
@@ -344,7 +344,7 @@ TEST_CASE("RelaxedPrecision: the corpus shaders with lowp/mediump decorate as gl
       INFO(path << (promote ? " (variables promoted to SSA)" : " (variables kept in memory)"));
       Compiled c;
       std::string why;
-      if (!compile_both(testing::read_file(path), *glsl::stage_from_path(path), automap, promote, c, why)) {
+      if (!compile_both(testing::read_file(path), *glsl_in::stage_from_path(path), automap, promote, c, why)) {
         UNSCOPED_INFO("skipped: " << why);
         continue;
       }

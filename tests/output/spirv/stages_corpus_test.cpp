@@ -26,10 +26,10 @@ TEST_CASE("corpus: every geometry and tessellation shader gives spirv-val-clean 
     const std::string source = testing::read_file(s.path);
     const auto env = spirv::target_env_from_string(s.target_env);
     REQUIRE(env);
-    glsl::Options options;
+    glsl_in::Options options;
     options.auto_map_locations = options.auto_map_bindings = s.automap;
     options.spirv_version = spirv::spirv_version(*env);
-    const glsl::Result r = glsl::compile(source, s.path, options);
+    const glsl_in::Result r = glsl_in::compile(source, s.path, options);
     INFO(render(r.diagnostics, source));
     if (testing::refused_stage_shaders().contains(s.file)) {
       // Refused with a position and the feature's name, never by a crash.
