@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   // 4. Diagnostics: a front end returns them as values; render() gives the
   //    `file:line:col: error:` text with the source line and a caret.
   const std::string broken = "#version 450\nvoid main() { float x = y; }\n";
-  const glsl::Result r = glsl::compile(broken, "broken.frag");
+  const glsl_in::Result r = glsl_in::compile(broken, "broken.frag");
   if (r.module || !has_errors(r.diagnostics)) return std::cerr << "consumer: the broken shader compiled\n", 1;
   std::cout << render(r.diagnostics, broken);
   return 0;

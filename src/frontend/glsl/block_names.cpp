@@ -10,7 +10,7 @@
 #include <charconv>
 #include <map>
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 namespace {
 
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -159,4 +159,4 @@ class Scanner {
 
 BlockNameScan scan_block_names(std::string_view preprocessed) { return Scanner(preprocessed).run(); }
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

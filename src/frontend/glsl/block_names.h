@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sluice::glsl::detail {
+namespace sluice::glsl_in::detail {
 
 struct Position {
   std::string file;  // from the last `#line N "file"`, else empty (the shader's own file)
@@ -50,4 +50,4 @@ struct BlockNameScan {
 // (a name followed by `{` after a storage qualifier such as `uniform`).
 BlockNameScan scan_block_names(std::string_view preprocessed);
 
-}  // namespace sluice::glsl::detail
+}  // namespace sluice::glsl_in::detail

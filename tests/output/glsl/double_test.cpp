@@ -13,9 +13,9 @@ using namespace sluice;
 namespace {
 
 ir::Module compile(const std::string& source, const char* file) {
-  glsl::Options o;
+  glsl_in::Options o;
   o.auto_map_locations = o.auto_map_bindings = true;
-  glsl::Result r = glsl::compile(source, file, o);
+  glsl_in::Result r = glsl_in::compile(source, file, o);
   INFO(source << "\n" << render(r.diagnostics, source));
   REQUIRE(r.module.has_value());
   return std::move(*r.module);

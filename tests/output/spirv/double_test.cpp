@@ -16,9 +16,9 @@ using testing::count_of;
 namespace {
 
 ir::Module compile(const std::string& source, const char* file) {
-  glsl::Options o;
+  glsl_in::Options o;
   o.auto_map_locations = o.auto_map_bindings = true;
-  glsl::Result r = glsl::compile(source, file, o);
+  glsl_in::Result r = glsl_in::compile(source, file, o);
   INFO(render(r.diagnostics, source));
   REQUIRE(r.module.has_value());
   const auto problems = validator::validate(*r.module);
