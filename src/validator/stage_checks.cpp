@@ -71,6 +71,11 @@ void check_modes(Context& ctx) {
         ctx.report(fmt::format("a {} shader has no primitives or output vertices", stage));
       break;
   }
+  // GLSL 4.60 §4.4.1.4: each local size "must be greater than 0" (glslang:
+  // "must be at least 1"); SPIR-V's LocalSize carries the same rule.
+  if (s.stage == ShaderStage::Compute)
+    for (int k = 0; k < 3; ++k)
+      if (s.local_size[k] == 0) ctx.report(fmt::format("a Compute shader's local size {} is 0; it must be at least 1", "xyz"[k]));
   if (s.invocations && s.stage != ShaderStage::Geometry)
     ctx.report(fmt::format("[Invocations] in a {} shader; only geometry shaders have it", stage));
   if ((s.spacing != ir::TessSpacing::None || s.order != ir::VertexOrder::None || s.point_mode) &&

@@ -140,14 +140,25 @@ std::uint32_t column_of(std::string_view text, std::uint32_t line, std::string_v
   return 0;
 }
 
-std::optional<Diagnostic> block_named_like_a_function(glslang::TShader& preprocessor, const std::string& file,
-                                                      EShLanguage lang, const Options& options,
-                                                      std::string_view source) {
+//
+// A shader the preprocessor rejects stops here too, with the preprocessor's
+// messages: parse() would report the same errors and then parse on, into the
+// crash this guards against (an unterminated string before such a block).
+std::optional<Diagnostics> block_named_like_a_function(glslang::TShader& preprocessor, const std::string& file,
+                                                       EShLanguage lang, const Options& options,
+                                                       std::string_view source) {
   detail::FileIncluder includer(file, options.include_dirs);
   std::string preprocessed;
-  if (!preprocessor.preprocess(GetDefaultResources(), 100, ENoProfile, false, false, glslang_messages(options), &preprocessed,
-                               includer))
-    return std::nullopt;  // parse() reports the preprocessor's errors
+  if (!preprocessor.preprocess(GetDefaultResources(), 100, ENoProfile, false, false, glslang_messages(options),
+                               &preprocessed, includer)) {
+    Diagnostics errors;
+    const detail::SourceOf source_of = [&](std::string_view name) {
+      return name == file ? source : includer.text_of(name);
+    };
+    detail::append_info_log(preprocessor.getInfoLog(), file, source_of, errors);
+    if (!has_errors(errors)) errors.push_back({Severity::Error, file, 0, 0, "glslang could not preprocess the shader"});
+    return errors;
+  }
   const detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
   for (const detail::BlockName& b : scan.blocks) {
     std::string why;
@@ -159,8 +170,8 @@ std::optional<Diagnostic> block_named_like_a_function(glslang::TShader& preproce
       continue;
     const std::string where = b.at.file.empty() ? file : b.at.file;
     const std::string_view text = where == file ? source : includer.text_of(where);
-    return Diagnostic{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
-                      fmt::format("'{}' : block name cannot be redefined: {}", b.name, why)};
+    return Diagnostics{{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
+                        fmt::format("'{}' : block name cannot be redefined: {}", b.name, why)}};
   }
   return std::nullopt;
 }
@@ -182,8 +193,8 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
   {
     glslang::TShader preprocessor(lang);
     set_source(preprocessor);
-    if (auto clash = block_named_like_a_function(preprocessor, file, lang, options, source)) {
-      result.diagnostics.push_back(std::move(*clash));
+    if (auto stop = block_named_like_a_function(preprocessor, file, lang, options, source)) {
+      for (Diagnostic& d : *stop) result.diagnostics.push_back(std::move(d));
       return;
     }
   }
