@@ -131,6 +131,8 @@ std::optional<LocationOverlap> find_location_overlap(const Module& m) {
     open.push_back(&u);
   }
   return std::nullopt;
+}
+
 bool has_member_locations(const Module& m, TypeId t) {
   const Type* ty = &m.type(t);
   while (ty->kind == TypeKind::Array) ty = &m.type(ty->element);
