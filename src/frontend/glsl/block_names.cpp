@@ -85,6 +85,22 @@ class Scanner {
         ++pos_;
         continue;
       }
+      // Comments (the raw source is scanned too, session.cpp): `//` to the
+      // end of the line, `/* */` across lines.
+      if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+        continue;
+      }
+      if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
+        const std::size_t end = text_.find("*/", pos_ + 2);
+        const std::size_t stop = end == std::string_view::npos ? text_.size() : end + 2;
+        for (; pos_ < stop; ++pos_)
+          if (text_[pos_] == '\n') {
+            ++line_;
+            line_start_ = pos_ + 1;
+          }
+        continue;
+      }
       if (c == '#' && at_line_start_) {
         directive(scan);
         continue;

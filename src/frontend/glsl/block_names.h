@@ -45,7 +45,8 @@ struct BlockNameScan {
 };
 
 // Scans glslang's preprocessed text (comments gone, macros expanded,
-// includes inlined with #line directives): global-scope function
+// includes inlined with #line directives), or the raw source (comments
+// skipped): global-scope function
 // declarations (a name followed by `(` after a type) and block declarations
 // (a name followed by `{` after a storage qualifier such as `uniform`).
 BlockNameScan scan_block_names(std::string_view preprocessed);

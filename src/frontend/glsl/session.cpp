@@ -159,7 +159,12 @@ std::optional<Diagnostics> block_named_like_a_function(glslang::TShader& preproc
     if (!has_errors(errors)) errors.push_back({Severity::Error, file, 0, 0, "glslang could not preprocess the shader"});
     return errors;
   }
-  const detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
+  // The preprocessed text names blocks whose name a macro makes; the raw
+  // text is scanned too, because glslang's preprocessed output can stop
+  // short of what its parser then reads (a broken string literal, a NUL).
+  detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
+  const detail::BlockNameScan raw = detail::scan_block_names(source);
+  scan.blocks.insert(scan.blocks.end(), raw.blocks.begin(), raw.blocks.end());
   for (const detail::BlockName& b : scan.blocks) {
     std::string why;
     if (b.clashes_with_function)

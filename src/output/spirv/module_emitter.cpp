@@ -25,23 +25,6 @@ namespace {
 
 constexpr std::uint32_t kMagic = 0x07230203;
 
-// Locations a value of type `t` occupies (GLSL 4.60 §4.4.1: a dvec3 or
-// dvec4 takes two).
-std::uint32_t location_count(const ir::Module& m, ir::TypeId t) {
-  const ir::Type& ty = m.type(t);
-  switch (ty.kind) {
-    case ir::TypeKind::Vector: return m.type(ty.element).width == 64 && ty.count > 2 ? 2 : 1;
-    case ir::TypeKind::Matrix: return ty.count * location_count(m, ty.element);
-    case ir::TypeKind::Array: return ty.count * location_count(m, ty.element);
-    case ir::TypeKind::Struct: {
-      std::uint32_t n = 0;
-      for (const auto& member : ty.members) n += location_count(m, member.type);
-      return n;
-    }
-    default: return 1;
-  }
-}
-
 // A built-in block, or an array of them (gl_in[], gl_out[]).
 bool has_built_in_members(const ir::Module& m, ir::TypeId id) {
   const ir::Type* t = &m.type(id);
@@ -91,11 +74,12 @@ void ModuleEmitter::emit_globals() {
     const bool io = pt.storage == ir::StorageClass::Input || pt.storage == ir::StorageClass::Output;
     auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
     if (d.location && io) {
-      for (std::uint32_t i = 0; i < location_count(m_, ir::location_type(m_, var)); ++i) used.insert(*d.location + i);
+      const std::uint32_t n = ir::location_slots(m_, ir::location_type(m_, var));
+      for (std::uint32_t i = 0; i < n; ++i) used.insert(*d.location + i);
     } else if (io && ir::has_member_locations(m_, pt.element)) {
       const ir::Type* block = &m_.type(ir::location_type(m_, var));
       for (const ir::StructMember& mem : block->members)
-        for (std::uint32_t i = 0; i < location_count(m_, mem.type); ++i) used.insert(*mem.location + i);
+        for (std::uint32_t i = 0; i < ir::location_slots(m_, mem.type); ++i) used.insert(*mem.location + i);
     }
     if (d.binding) used_bindings_.emplace(d.set.value_or(0), *d.binding);
   }
@@ -176,7 +160,7 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
     mc_.decorate(id, spv::Decoration::Location, {*d.location});
   } else if (needs_location && mc_.features.vulkan) {
     auto& used = used_locations_[pt.storage == ir::StorageClass::Output];
-    const std::uint32_t count = location_count(m_, ir::location_type(m_, var));
+    const std::uint32_t count = ir::location_slots(m_, ir::location_type(m_, var));
     std::uint32_t at = 0;
     for (bool free = false; !free;) {
       free = true;

@@ -69,6 +69,9 @@ Result<std::vector<std::uint32_t>> emit(const ir::Module& module, const Options&
   // only what valid IR may hold that SPIR-V cannot express.
   if (const auto problems = validator::validate(module, {1}); !problems.empty())
     return Error{"invalid IR: " + validator::describe(module, problems.front())};
+  // The validator lets a module without functions through (a fragment of
+  // IR); a shader module needs its entry point.
+  if (!module.entry_point().valid()) return Error{"the module has no entry point (no function 'main')"};
   auto words = detail::emit_module(module, options);
   if (!words || !options.run_spirv_opt) return words;
   return optimize(*words, options.target);
