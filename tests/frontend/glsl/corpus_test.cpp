@@ -49,7 +49,11 @@ void run(const std::string& dir, const glsl_in::Options& options, Tally& tally) 
     }
     REQUIRE_FALSE(r.diagnostics.empty());
     const Diagnostic& first = r.diagnostics.front();
-    CHECK(first.message.find("is not supported") != std::string::npos);
+    // Refused by name, or rejected as invalid: two outputs at one location
+    // (automap/spv.430.vert, whose SPIR-V from glslang fails spirv-val the
+    // same way).
+    CHECK((first.message.find("is not supported") != std::string::npos ||
+           first.message.find("overlapping use of location") != std::string::npos));
     CHECK(first.line > 0);
     ++tally.refusals[first.message];
   }
@@ -76,10 +80,10 @@ TEST_CASE("corpus: glslang's test shaders build valid IR or are refused by name"
                                    << 100.0 * static_cast<double>(tally.built) / static_cast<double>(tally.total)
                                    << "%)");
   REQUIRE(tally.total == 151);
-  // docs/glsl.md, "Coverage", explains each of the 2 refusals (149 of 151
+  // docs/glsl.md, "Coverage", explains each of the 3 refusals (148 of 151
   // build): a change in either direction updates that table and this count.
   CHECK(plain.built == 100);
-  CHECK(automap.built == 49);
+  CHECK(automap.built == 48);
 }
 
 TEST_CASE("corpus: GraphicsFuzz fragment shaders build valid IR", "[corpus]") {

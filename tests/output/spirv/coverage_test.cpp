@@ -258,6 +258,7 @@ Module fragment_module() {
   ok(b.store(color, ok(b.emit(Opcode::VectorTimesScalar, {result, twice}))));
   IfBlocks kill = ok(b.branch_if(v.b, false));
   b.set_block(kill.true_block);
+  ok(b.emit(Opcode::Demote, {}));  // a helper invocation from here on, then discarded
   ok(b.terminate(Opcode::Discard));
   b.set_block(kill.merge);
   ok(b.terminate(Opcode::Return));
