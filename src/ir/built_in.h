@@ -9,7 +9,11 @@
 
 #include <cstdint>
 #include <span>
+#include <optional>
+#include <string>
 #include <string_view>
+
+#include "ir/module.h"
 
 namespace sluice::ir {
 
@@ -31,5 +35,15 @@ std::span<const BuiltInInfo> built_ins();
 // nullptr when the IR does not know the built-in.
 const BuiltInInfo* find_built_in(std::string_view name);
 const BuiltInInfo* find_built_in_spirv(std::uint32_t spirv);
+
+// The type each built-in variable must have, as the SPIR-V environment of
+// Vulkan states them (Vulkan spec §15.9 "Built-In Variables": e.g.
+// LocalInvocationId "must be declared as a three-component vector of 32-bit
+// integer values", VUID-LocalInvocationId-LocalInvocationId-04283), so that
+// IR the validator accepts gives SPIR-V spirv-val accepts. Per-vertex
+// arrays (ir/stage_interface.h) are checked by their element. Returns why
+// `t` cannot hold the built-in `name` ("a 3-component vector of 32-bit
+// integers"), or nothing when it can or the built-in has no rule here.
+std::optional<std::string> built_in_type_problem(const Module& m, std::string_view name, TypeId t);
 
 }  // namespace sluice::ir

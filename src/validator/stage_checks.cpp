@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 
 #include "ir/built_in.h"
-#include "ir/built_in_type.h"
 #include "ir/stage_interface.h"
 #include "ir/structure.h"
 #include "validator/context.h"
