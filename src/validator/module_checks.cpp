@@ -35,6 +35,22 @@ void check_variables(Context& ctx) {
         ctx.report(fmt::format("v{}: a PushConstant variable must be a block (a struct marked [block]), not {}", i,
                                ctx.type_name(t->element)));
     }
+    // Vulkan's uniform buffers use the std140 rules unless the device enables
+    // uniformBufferStandardLayout or scalarBlockLayout (Vulkan 1.3 §16.9.4
+    // "Offset and Stride Assignment"; spirv-val: "must follow standard uniform
+    // buffer layout rules"). Sluice targets no such feature, so a std430
+    // Uniform block (glslang makes one under GL_EXT_scalar_block_layout) would
+    // be SPIR-V that Vulkan 1.0 rejects.
+    if (t->storage == StorageClass::Uniform) {
+      const ir::Type* e = ctx.usable_type(t->element);
+      for (std::uint32_t depth = 0; e && e->kind == TypeKind::Array && depth < m.type_count(); ++depth)
+        e = ctx.usable_type(e->element);
+      if (e && e->kind == TypeKind::Struct && e->is_block && e->layout == ir::BlockLayout::Std430)
+        ctx.report(fmt::format("v{}: a Uniform block with std430 layout; Vulkan uniform blocks are std140 unless "
+                               "uniformBufferStandardLayout is enabled, which Sluice does not target (use std140, or "
+                               "a buffer block)",
+                               i));
+    }
     // VUID-StandaloneSpirv-Location-04918: a variable whose block gives its
     // members locations has none itself; only inputs and outputs have them.
     if (const ir::Type* e = ctx.usable_type(t->element); e && ir::has_member_locations(m, t->element)) {

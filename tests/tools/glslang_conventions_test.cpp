@@ -245,3 +245,26 @@ TEST_CASE("batch outputs are byte-identical whatever the number of threads") {
     }
   }
 }
+
+// glslang's preprocessed-output writer throws std::length_error on a macro
+// name right before a line continuation (src/frontend/glsl/block_names.h);
+// Sluice's block-name guard preprocesses a spaced copy, in the shader and in
+// what it includes, and the error positions stay the source's.
+TEST_CASE("a macro name before a line continuation, in the shader and in an included file") {
+  Scratch s;
+  const fs::path shader = s.write("main.frag", "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                                               "#include \"half.glsl\"\n#define ONE 1.0\n"
+                                               "layout(location = 0) out vec4 c;\n"
+                                               "void main() { c = vec4(ONE\\\n) * HALF\\\n; }\n");
+  s.write("half.glsl", "#define HALF 0.5\nconst float kHalf = HALF\\\n;\n");
+  const Run ok = run_sluice(s, compile_args(shader, ""));
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK(ok.err.empty());
+  // An error after the continuation keeps the source's line numbers.
+  const fs::path bad = s.write("bad.frag", "#version 450\n#define ONE 1.0\nlayout(location = 0) out vec4 c;\n"
+                                           "void main() { c = vec4(ONE\\\n) * missing; }\n");
+  const Run r = run_sluice(s, compile_args(bad, ""));
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::StartsWith(bad.string() + ":5:") && Catch::Contains("'missing' : undeclared identifier"));
+}

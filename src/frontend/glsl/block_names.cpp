@@ -175,4 +175,26 @@ class Scanner {
 
 BlockNameScan scan_block_names(std::string_view preprocessed) { return Scanner(preprocessed).run(); }
 
+std::string space_before_line_continuations(std::string_view source) {
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  // The length of a backslash-newline at `at` (\n or \r\n), or 0.
+  const auto continuation = [&](std::size_t at) -> std::size_t {
+    if (at >= source.size() || source[at] != '\\') return 0;
+    if (at + 1 < source.size() && source[at + 1] == '\n') return 2;
+    if (at + 2 < source.size() && source[at + 1] == '\r' && source[at + 2] == '\n') return 3;
+    return 0;
+  };
+  std::string out;
+  out.reserve(source.size());
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    const std::size_t length = continuation(i);
+    if (length && i > 0 && word_char(source[i - 1])) {
+      const std::size_t next = i + length;
+      if (next >= source.size() || !word_char(source[next])) out += ' ';
+    }
+    out += source[i];
+  }
+  return out;
+}
+
 }  // namespace sluice::glsl_in::detail

@@ -51,4 +51,20 @@ struct BlockNameScan {
 // (a name followed by `{` after a storage qualifier such as `uniform`).
 BlockNameScan scan_block_names(std::string_view preprocessed);
 
+// The text to hand TShader::preprocess for that scan. glslang's
+// preprocessed-output writer (DoPreprocessing in ShaderLang.cpp, which
+// glslangValidator -E uses too) builds `std::string(column - 1, ' ')` for a
+// token at the start of a line; a token made by expanding an object-like
+// macro whose name ends right before a line continuation gets column 0, and
+// the string's size wraps to 2^64 - 1: std::length_error, thrown through
+// glslang, which then leaks what it had allocated. E.g. the three lines
+// `#define X ]`, `X` followed by a backslash, and `}`.
+//
+// (glslangValidator -E aborts on it; -V does not, the parser never makes
+// that string.) A space between such a name and its backslash-newline gives
+// the same tokens (the next line does not continue the name: it starts with
+// no identifier character) and line numbers, and avoids the crash. Only the
+// guard's copy is changed; the parse reads the source as written.
+std::string space_before_line_continuations(std::string_view source);
+
 }  // namespace sluice::glsl_in::detail

@@ -1,4 +1,5 @@
 #include "frontend/glsl/includer.h"
+#include "frontend/glsl/block_names.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -100,7 +101,9 @@ glslang::TShader::Includer::IncludeResult* FileIncluder::found(const std::string
   }
   chain_.resize(depth + 1);
   chain_[depth] = path;
-  const std::string& text = files_[at->second].text;
+  const std::string* served = &files_[at->second].text;
+  if (space_line_continuations_) served = &spaced_.emplace_back(space_before_line_continuations(*served));
+  const std::string& text = *served;
   results_.push_back(std::make_unique<IncludeResult>(path, text.data(), text.size(), nullptr));
   return results_.back().get();
 }

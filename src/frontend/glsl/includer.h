@@ -43,6 +43,9 @@ class FileIncluder final : public glslang::TShader::Includer {
   std::vector<SourceFile> files() const { return {files_.begin(), files_.end()}; }
   // The text of a file read, empty for one that was not.
   std::string_view text_of(std::string_view path) const;
+  // Serve included files as block_names.h's space_before_line_continuations
+  // gives them (for the guard's TShader::preprocess); text_of stays the file's.
+  void space_line_continuations() { space_line_continuations_ = true; }
 
  private:
   IncludeResult* search(const std::string& header, const std::string& includer, std::size_t depth, bool local);
@@ -56,6 +59,8 @@ class FileIncluder final : public glslang::TShader::Includer {
   std::vector<std::string> chain_;
   std::deque<SourceFile> files_;  // a deque: glslang points into the texts
   std::map<std::string, std::size_t, std::less<>> index_;  // path -> files_ index
+  bool space_line_continuations_ = false;
+  std::deque<std::string> spaced_;                          // served texts when it is set
   std::deque<std::string> messages_;                        // failure texts glslang points into
   std::vector<std::unique_ptr<IncludeResult>> results_;     // glslang borrows them until release
 };

@@ -148,6 +148,7 @@ std::optional<Diagnostics> block_named_like_a_function(glslang::TShader& preproc
                                                        EShLanguage lang, const Options& options,
                                                        std::string_view source) {
   detail::FileIncluder includer(file, options.include_dirs);
+  includer.space_line_continuations();
   std::string preprocessed;
   if (!preprocessor.preprocess(GetDefaultResources(), 100, ENoProfile, false, false, glslang_messages(options),
                                &preprocessed, includer)) {
@@ -196,8 +197,14 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     set_environment(shader, lang, options);
   };
   {
+    // The guard preprocesses a copy that avoids a crash of glslang's
+    // preprocessed-output writer (block_names.h); the parse reads the source.
+    const std::string spaced = detail::space_before_line_continuations(source);
+    const char* spaced_strings[] = {spaced.c_str()};
+    const int spaced_lengths[] = {static_cast<int>(spaced.size())};
     glslang::TShader preprocessor(lang);
     set_source(preprocessor);
+    preprocessor.setStringsWithLengthsAndNames(spaced_strings, spaced_lengths, names, 1);
     if (auto stop = block_named_like_a_function(preprocessor, file, lang, options, source)) {
       for (Diagnostic& d : *stop) result.diagnostics.push_back(std::move(d));
       return;

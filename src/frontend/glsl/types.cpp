@@ -125,6 +125,14 @@ ir::TypeId Translator::type(const TType& t, const glslang::TSourceLoc& loc) {
       if (layout == ir::BlockLayout::None && q.storage == glslang::EvqUniform)
         layout = q.isPushConstant() ? ir::BlockLayout::Std430 : ir::BlockLayout::Std140;
       if (layout == ir::BlockLayout::None && q.storage == glslang::EvqBuffer) layout = ir::BlockLayout::Std430;
+      // GL_EXT_scalar_block_layout lets glslang take std430 on a uniform block,
+      // but Vulkan needs uniformBufferStandardLayout for it (the IR validator's
+      // rule, src/validator/module_checks.cpp).
+      if (layout == ir::BlockLayout::Std430 && q.storage == glslang::EvqUniform && !q.isPushConstant()) {
+        unsupported(loc, "a std430 uniform block (Vulkan needs the uniformBufferStandardLayout feature for it; "
+                         "use std140 or a buffer block)");
+        return {};
+      }
     }
     // One member list can meet different layouts (a block's packing, an
     // inherited row_major), so they take part in the key.

@@ -311,18 +311,18 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
         if (*sc == ir::StorageClass::Uniform) l = ir::BlockLayout::Std140;
         else if (*sc == ir::StorageClass::StorageBuffer || *sc == ir::StorageClass::PushConstant)
           l = ir::BlockLayout::Std430;
-        // A Uniform block whose arrays have strides below 16 is std430 (scalar arrays in std140 have 16).
+        // A Uniform block whose arrays have strides below 16 is std430 (scalar
+        // arrays in std140 have 16). Only the block's own members are looked at,
+        // so the check is linear in the struct's size.
         if (l == ir::BlockLayout::Std140)
-          for (const Instruction& other : sm_.instructions) {
-            if (other.opcode != spv::Op::OpTypeArray && other.opcode != spv::Op::OpTypeRuntimeArray) continue;
-            auto stride = decoration(other.result_id, spv::Decoration::ArrayStride);
-            if (stride && *stride % 16 != 0) {
-              // Only arrays inside this block count; cheap check: the struct names the array directly.
-              const Instruction* st = sm_.definition(pointee);
-              for (std::size_t k = 0; st && k < in_count(*st); ++k)
-                if (in(*st, k) == other.result_id) l = ir::BlockLayout::Std430;
+          if (const Instruction* st = sm_.definition(pointee); st && st->opcode == spv::Op::OpTypeStruct)
+            for (std::size_t k = 0; k < in_count(*st); ++k) {
+              const Instruction* member = sm_.definition(in(*st, k));
+              if (!member || (member->opcode != spv::Op::OpTypeArray && member->opcode != spv::Op::OpTypeRuntimeArray))
+                continue;
+              auto stride = decoration(member->result_id, spv::Decoration::ArrayStride);
+              if (stride && *stride % 16 != 0) l = ir::BlockLayout::Std430;
             }
-          }
       }
       const ir::TypeId p = part_type(pointee, l);
       if (p.valid()) t = m_.pointer_type(p, *sc);
