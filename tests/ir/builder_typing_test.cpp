@@ -136,7 +136,7 @@ TEST_CASE("terminators go through terminate() or branch_*(), with checked operan
   CHECK(t.b.branch_switch(t.i, cases).ok());
 }
 
-TEST_CASE("check_result_type leaves the module as it is; infer_result_type interns what it derived") {
+TEST_CASE("check_result_type leaves the module as it is: infer_result_type interns what it derived") {
   Module m;
   Builder b(m);
   b.begin_function({"main", NameSource::Internal}, kVoid);

@@ -51,7 +51,7 @@ TEST_CASE("an If's merge block is not visible inside a loop nested in it", "[ir]
   CHECK_FALSE(lm.loop.valid());
 }
 
-TEST_CASE("'in continue' is per loop; 'in any continue' holds in nested loops", "[ir][scopes]") {
+TEST_CASE("'in continue' is per loop: 'in any continue' holds in nested loops", "[ir][scopes]") {
   const ir::Module m = shapes::parse(shapes::kLoopInContinue);
   const ir::Function& f = m.function(ir::FunctionId(0));
   const auto ctx = ir::compute_block_contexts(f);

@@ -352,7 +352,7 @@ TEST_CASE("sluice cfg prints constructs, old and new, and exits 0 on valid contr
   CHECK(dot.out.find("style=dotted") != std::string::npos);
 }
 
-TEST_CASE("sluice cfg reports each violation with its rule id and exits 1; 2 when unreadable") {
+TEST_CASE("sluice cfg reports each violation with its rule id and exits 1: 2 when unreadable") {
   Scratch s;
   const std::string file = cfg_case("cfg_rules/exit.spvasm");
   const Run r = run_sluice(s, "cfg " + quote(file));

@@ -251,7 +251,7 @@ TEST_CASE("if-conversion: a branch that does something stays") {
   CHECK_FALSE(testing::check_before_after("convert-ifs", kept, kept));
 }
 
-TEST_CASE("pointer roots: an Access chain leads back to its variable; memory kinds follow the storage class") {
+TEST_CASE("pointer roots: an Access chain leads back to its variable: memory kinds follow the storage class") {
   using namespace sluice::ir;
   using sluice::testing::must;
   Module m;

@@ -28,7 +28,7 @@ ir::Block& only_block_ending(ir::Module& m, Opcode op) {
   return *found;
 }
 
-TEST_CASE("Merge inside a loop nested in an If is invalid; in the loop's merge block it is valid",
+TEST_CASE("Merge inside a loop nested in an If is invalid: in the loop's merge block it is valid",
           "[validator][scopes]") {
   ir::Module m = shapes::parse(shapes::kLoopInIf);
   require_valid(m);
@@ -37,7 +37,7 @@ TEST_CASE("Merge inside a loop nested in an If is invalid; in the loop's merge b
   require_only_problem(m, "Merge outside an If's sub-block chain");
 }
 
-TEST_CASE("Break out of a loop nested in a continue chain is valid; Return there is not", "[validator][scopes]") {
+TEST_CASE("Break out of a loop nested in a continue chain is valid: Return there is not", "[validator][scopes]") {
   ir::Module m = shapes::parse(shapes::kLoopInContinue);
   require_valid(m);
   ir::Block& inner_body = only_block_ending(m, Opcode::Break);

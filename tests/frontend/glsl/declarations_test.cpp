@@ -194,7 +194,7 @@ void main() { float x = uv.x * 2.0; c = vec4(x); }
   CHECK(m.reg(muls[0].instruction->result).precision == Precision::High);
 }
 
-TEST_CASE("struct and block members keep their precision; desktop built-ins theirs as declared") {
+TEST_CASE("struct and block members keep their precision: desktop built-ins theirs as declared") {
   const Module es = testing::compile_valid(R"(#version 310 es
 precision highp float;
 struct Light { mediump vec3 tint; bool on; };
@@ -338,7 +338,7 @@ void main() { color = v.tint * v.uv.x + vec4(float(v.id + same.a + same.b.y)); }
   CHECK(s->decorations.interpolation == Interpolation::Flat);
 }
 
-TEST_CASE("a const local with a run-time initializer is its value; in a switch case, a variable") {
+TEST_CASE("a const local with a run-time initializer is its value: in a switch case, a variable") {
   const Module m = testing::compile_valid(R"(#version 450
 layout(location = 0) in vec4 v;
 layout(location = 0) out vec4 color;

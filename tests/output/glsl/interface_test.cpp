@@ -316,7 +316,7 @@ TEST_CASE("names that GLSL reserves or that clash are renamed, interface names a
   CHECK(text.find("a__b") == std::string::npos);
 }
 
-TEST_CASE("outputs whose locations overlap are refused, not moved; another index is apart") {
+TEST_CASE("outputs whose locations overlap are refused, not moved: another index is apart") {
   // glslang's automatic mapping can give an output a location another one
   // declares (spv.430.vert): GLSL cannot declare that, and choosing another
   // location would change the interface.
@@ -341,7 +341,8 @@ TEST_CASE("outputs whose locations overlap are refused, not moved; another index
     INFO(testing::options_name(options));
     const auto text = glsl_out::emit(overlapping, options);
     REQUIRE_FALSE(text.ok());
-    CHECK(text.error() == "GLSL output: the outputs 'colour' and 'pair' overlap at location 1, which GLSL cannot declare");
+    // The validator's rule (ir::find_location_overlap), which the output runs first.
+    CHECK(text.error() == "invalid IR: v0 'colour' and v1 'pair' both occupy location 1 (a component of it)");
   }
   // Dual-source blending: index 1 has locations of its own.
   const std::string text = testing::emit_and_compile(fragment_shader(1));

@@ -364,7 +364,7 @@ TEST_CASE("RelaxedPrecision: the corpus shaders with lowp/mediump decorate as gl
   CHECK(members_decorated == members_decorated_by_glslang);
 }
 
-TEST_CASE("RelaxedPrecision: integers, functions, parameters and textures; never bools") {
+TEST_CASE("RelaxedPrecision: integers, functions, parameters and textures: never bools") {
   const std::string es = R"(#version 310 es
 precision mediump float;
 precision mediump int;
