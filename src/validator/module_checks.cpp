@@ -11,6 +11,38 @@ namespace sluice::validator::detail {
 using ir::StorageClass;
 using ir::TypeKind;
 
+namespace {
+
+// The type under any arrays (bounded by the type count: types are a DAG).
+const ir::Type* without_arrays(const Context& ctx, const ir::Type* t) {
+  for (std::uint32_t depth = 0; t && t->kind == TypeKind::Array && depth < ctx.m.type_count(); ++depth)
+    t = ctx.usable_type(t->element);
+  return t;
+}
+
+// Whether a bool is part of `type` outside a built-in member: a worklist
+// over the type DAG, each type looked at once.
+bool holds_bool_outside_built_ins(const Context& ctx, ir::TypeId type) {
+  std::vector<std::uint8_t> seen(ctx.m.type_count(), 0);
+  std::vector<ir::TypeId> work{type};
+  while (!work.empty()) {
+    const ir::TypeId id = work.back();
+    work.pop_back();
+    const ir::Type* t = ctx.usable_type(id);
+    if (!t || seen[id.index()]) continue;
+    seen[id.index()] = 1;
+    if (t->kind == TypeKind::Scalar && t->scalar == ir::ScalarKind::Bool) return true;
+    if (t->kind == TypeKind::Vector || t->kind == TypeKind::Array || t->kind == TypeKind::UnsizedArray)
+      work.push_back(t->element);
+    if (t->kind == TypeKind::Struct)
+      for (const ir::StructMember& member : t->members)
+        if (member.built_in.empty()) work.push_back(member.type);
+  }
+  return false;
+}
+
+}  // namespace
+
 void check_variables(Context& ctx) {
   const ir::Module& m = ctx.m;
   for (std::uint32_t i = 0; i < m.variable_count(); ++i) {
@@ -42,14 +74,32 @@ void check_variables(Context& ctx) {
     // Uniform block (glslang makes one under GL_EXT_scalar_block_layout) would
     // be SPIR-V that Vulkan 1.0 rejects.
     if (t->storage == StorageClass::Uniform) {
-      const ir::Type* e = ctx.usable_type(t->element);
-      for (std::uint32_t depth = 0; e && e->kind == TypeKind::Array && depth < m.type_count(); ++depth)
-        e = ctx.usable_type(e->element);
+      const ir::Type* e = without_arrays(ctx, ctx.usable_type(t->element));
       if (e && e->kind == TypeKind::Struct && e->is_block && e->layout == ir::BlockLayout::Std430)
         ctx.report(fmt::format("v{}: a Uniform block with std430 layout; Vulkan uniform blocks are std140 unless "
                                "uniformBufferStandardLayout is enabled, which Sluice does not target (use std140, or "
                                "a buffer block)",
                                i));
+    }
+    // VUID-StandaloneSpirv-Input-07290: a bool crosses a stage boundary only
+    // as a built-in (gl_FrontFacing, gl_HelperInvocation); GLSL 4.60 §4.3.4
+    // and §4.3.6 forbid bool inputs and outputs.
+    if ((t->storage == StorageClass::Input || t->storage == StorageClass::Output) && v.decorations.built_in.empty() &&
+        holds_bool_outside_built_ins(ctx, t->element))
+      ctx.report(fmt::format("v{}: an {} that holds a bool; only built-ins may (GLSL has no bool inputs or outputs)", i,
+                             ir::to_string(t->storage)));
+    // readonly/writeonly are memory qualifiers of storage images and buffer
+    // blocks (GLSL 4.60 §4.10; SPIR-V's NonWritable/NonReadable, which
+    // spirv-val allows on storage images, uniform blocks and storage buffers).
+    if (v.decorations.readonly || v.decorations.writeonly) {
+      const ir::Type* e = without_arrays(ctx, ctx.usable_type(t->element));
+      const bool storage_image = e && e->kind == TypeKind::Image && e->image.storage;
+      const bool buffer_block = e && e->kind == TypeKind::Struct && e->is_block &&
+                                (t->storage == StorageClass::StorageBuffer ||
+                                 (t->storage == StorageClass::Uniform && !v.decorations.writeonly));
+      if (!storage_image && !buffer_block)
+        ctx.report(fmt::format("v{}: {} applies only to storage images and buffer blocks, not {}", i,
+                               v.decorations.readonly ? "readonly" : "writeonly", ctx.type_name(t->element)));
     }
     // VUID-StandaloneSpirv-Location-04918: a variable whose block gives its
     // members locations has none itself; only inputs and outputs have them.
