@@ -4,9 +4,8 @@
 // each following pointers back to their variables and sorting storage
 // classes on its own.
 //
-// A pointer in the IR is a variable or the result of an Access chain
-// (OpcodeFamily::Access, whose operand 0 is the pointer it indexes into);
-// its root is the variable at the start of the chain. Memory kinds follow
+// Roots (the variable at the start of a pointer's Access chain) are
+// ir/pointer_roots.h's, which the validator uses too. Memory kinds follow
 // the storage class (GLSL 4.60 §4.3, SPIR-V 1.6 §2.18 "Storage Classes"):
 // Function and Private memory belongs to one invocation; Input, Uniform,
 // PushConstant and UniformConstant memory no invocation writes; the rest
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "ir/pointer_roots.h"
 
 namespace sluice::transform {
 
@@ -36,30 +36,7 @@ inline bool is_invocation_memory(const ir::Module& m, ir::VariableId v) {
 // (its caller reads what the callee writes).
 std::vector<bool> parameter_variables(const ir::Module& m);
 
-// Operand k of `inst` is the pointer an Access chain indexes into: the
-// chain's result has the same root, and whoever uses the result uses it.
-inline bool is_chain_base(const ir::Instruction& inst, std::size_t k) {
-  return k == 0 && ir::info(inst.opcode).family == ir::OpcodeFamily::Access;
-}
-
-class PointerRoots {
- public:
-  // One pre-order walk over every function with a body: a pointer
-  // register is defined before it is used, so each Access result's root
-  // is known when the walk reaches it. Linear in the module.
-  explicit PointerRoots(const ir::Module& m);
-
-  // The variable `pointer` points into: the variable itself, or the root
-  // of an Access chain's result; invalid for any other operand.
-  ir::VariableId root(ir::Operand pointer) const {
-    if (pointer.is_variable() && pointer.value() < variable_count_) return pointer.as_variable();
-    if (pointer.is_register() && pointer.value() < root_.size()) return root_[pointer.value()];
-    return {};
-  }
-
- private:
-  std::uint32_t variable_count_ = 0;
-  std::vector<ir::VariableId> root_;  // by register: the variable an Access result points into
-};
+using ir::is_chain_base;
+using ir::PointerRoots;
 
 }  // namespace sluice::transform

@@ -92,6 +92,8 @@ void check_no_recursion(Context& ctx);
 // stage_checks.cpp: execution modes, patch and stream variables, and where
 // EmitVertex & co. and ControlBarrier may stand, per shader stage.
 void check_stage(Context& ctx);
+// memory_checks.cpp: no writes into variables declared readonly.
+void check_read_only_variables(Context& ctx);
 
 // --- structure_checks.cpp: walks one function's block tree, running the
 // structure, terminator, instruction and dominance checks on the way ---

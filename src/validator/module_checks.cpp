@@ -88,6 +88,16 @@ void check_variables(Context& ctx) {
         holds_bool_outside_built_ins(ctx, t->element))
       ctx.report(fmt::format("v{}: an {} that holds a bool; only built-ins may (GLSL has no bool inputs or outputs)", i,
                              ir::to_string(t->storage)));
+    // Interpolation qualifiers name how a fragment input is interpolated:
+    // none on a vertex shader's inputs or a fragment shader's outputs
+    // (VUID-StandaloneSpirv-Flat-06201, -06202; GLSL 4.60 §4.5).
+    const ir::Decorations& d = v.decorations;
+    const bool interpolated = d.interpolation != ir::Interpolation::Smooth || d.centroid || d.sample;
+    const ir::ShaderStage stage = m.shader().stage;
+    if (interpolated && ((stage == ir::ShaderStage::Vertex && t->storage == StorageClass::Input) ||
+                         (stage == ir::ShaderStage::Fragment && t->storage == StorageClass::Output)))
+      ctx.report(fmt::format("v{}: an interpolation qualifier (flat, noperspective, centroid or sample) on a {} {}", i,
+                             ir::to_string(stage), ir::to_string(t->storage)));
     // readonly/writeonly are memory qualifiers of storage images and buffer
     // blocks (GLSL 4.60 §4.10; SPIR-V's NonWritable/NonReadable, which
     // spirv-val allows on storage images, uniform blocks and storage buffers).

@@ -83,6 +83,7 @@ std::vector<Problem> validate(const ir::Module& m, const Options& options) {
   detail::resolve_pending_uses(ctx);
   detail::check_no_recursion(ctx);
   detail::check_stage(ctx);
+  detail::check_read_only_variables(ctx);
   return std::move(ctx.problems);
 }
 

@@ -352,7 +352,10 @@ void FunctionEmitter::emit_binary(const ir::Instruction& inst) {
     case Opcode::MatrixTimesVector: return set_result(inst, op(spv::Op::OpMatrixTimesVector, t, {a, b}));
     case Opcode::MatrixTimesMatrix: return set_result(inst, op(spv::Op::OpMatrixTimesMatrix, t, {a, b}));
     case Opcode::OuterProduct: return set_result(inst, op(spv::Op::OpOuterProduct, t, {a, b}));
-    case Opcode::Dot: return set_result(inst, op(spv::Op::OpDot, t, {a, b}));
+    case Opcode::Dot:
+      // OpDot takes vectors only (SPIR-V §3.52.13); GLSL's dot(float, float) is the product.
+      if (m_.type(at).kind != ir::TypeKind::Vector) return set_result(inst, op(spv::Op::OpFMul, t, {a, b}));
+      return set_result(inst, op(spv::Op::OpDot, t, {a, b}));
     case Opcode::LogicalAnd: return set_result(inst, op(spv::Op::OpLogicalAnd, t, {a, b}));
     case Opcode::LogicalOr: return set_result(inst, op(spv::Op::OpLogicalOr, t, {a, b}));
     case Opcode::LogicalXor: return set_result(inst, op(spv::Op::OpLogicalNotEqual, t, {a, b}));
