@@ -26,9 +26,6 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
   ResourceArena arena(ctx);
   auto cmd = arena.command_buffer();
   if (!cmd) return cmd.failure();
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
   auto bound = bind_shader_resources(arena, *cmd, *module, *iface, resources, VK_SHADER_STAGE_COMPUTE_BIT,
                                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
   if (!bound) return bound.failure();
@@ -45,12 +42,7 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
   if (!pipeline) return pipeline.failure().prefixed("creating the compute pipeline: ");
 
   vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *pipeline);
-  if (!bound->sets.empty())
-    vkCmdBindDescriptorSets(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound->layout, 0,
-                            static_cast<uint32_t>(bound->sets.size()), bound->sets.data(), 0, nullptr);
-  if (!bound->push_constants.empty())
-    vkCmdPushConstants(*cmd, bound->layout, bound->push_stages, 0, static_cast<uint32_t>(bound->push_constants.size()),
-                       bound->push_constants.data());
+  record_bindings(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *bound);
   vkCmdDispatch(*cmd, size.x, size.y, size.z);
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

@@ -273,9 +273,6 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   ResourceArena arena(ctx);
   auto cmd = arena.command_buffer();
   if (!cmd) return cmd.failure();
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
 
   const ShaderStage bound_stage = pipeline_stages[resource_stage].stage;
   auto bound = bind_shader_resources(arena, *cmd, modules[resource_stage], ifaces[resource_stage], resources,
@@ -451,12 +448,7 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   rp_begin.pClearValues = clears.data();
   vkCmdBeginRenderPass(*cmd, &rp_begin, VK_SUBPASS_CONTENTS_INLINE);
   vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *pipeline);
-  if (!bound->sets.empty())
-    vkCmdBindDescriptorSets(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound->layout, 0,
-                            static_cast<uint32_t>(bound->sets.size()), bound->sets.data(), 0, nullptr);
-  if (!bound->push_constants.empty())
-    vkCmdPushConstants(*cmd, bound->layout, bound->push_stages, 0, static_cast<uint32_t>(bound->push_constants.size()),
-                       bound->push_constants.data());
+  record_bindings(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *bound);
   for (std::uint32_t i = 0; i < vertex_buffers.size(); ++i) {
     VkDeviceSize offset = 0;
     vkCmdBindVertexBuffers(*cmd, i, 1, &vertex_buffers[i].buffer, &offset);

@@ -1,4 +1,4 @@
-// Writers (and readers, for tests and golden checks) of rendered images:
+// Writers of rendered images (tests/exec/image_readers.h reads them back):
 // PNG through libpng, 8-bit RGBA, each channel clamped to [0, 1] and rounded
 // to the nearest of 255 steps; PFM, the Portable Float Map ("PF", three
 // little-endian float channels, scale -1.0, bottom row first), which keeps
@@ -20,10 +20,5 @@ Result<ImageFileFormat> parse_image_file_format(const std::string& text);
 Result<bool> write_png(const Image& image, const std::string& path);
 Result<bool> write_pfm(const Image& image, const std::string& path);
 Result<bool> write_image(const Image& image, const std::string& path, ImageFileFormat format);
-
-// Reads back what the writers produce (PNG: 8-bit RGB or RGBA; PFM: "PF" or
-// greyscale "Pf", either byte order). Alpha is 1 where the file has none.
-Result<Image> read_png(const std::string& path);
-Result<Image> read_pfm(const std::string& path);
 
 }  // namespace sluice::exec

@@ -124,6 +124,9 @@ Result<VkCommandBuffer> ResourceArena::command_buffer() {
   if (!cmd) return cmd.failure();
   VulkanContext* context = &context_;
   destroyers_.push_back([context, c = *cmd](VkDevice) { context->free_command_buffer(c); });
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  SLUICE_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
   return *cmd;
 }
 

@@ -55,6 +55,7 @@ class ResourceArena {
   Result<VkFramebuffer> framebuffer(const VkFramebufferCreateInfo& info);
   Result<VkPipeline> graphics_pipeline(const VkGraphicsPipelineCreateInfo& info);
   Result<VkPipeline> compute_pipeline(const VkComputePipelineCreateInfo& info);
+  // A primary command buffer, recording for one submission (ONE_TIME_SUBMIT).
   Result<VkCommandBuffer> command_buffer();
 
  private:

@@ -235,4 +235,13 @@ std::vector<BufferData> read_storage_buffers(const BoundResources& bound) {
   return out;
 }
 
+void record_bindings(VkCommandBuffer cmd, VkPipelineBindPoint point, const BoundResources& bound) {
+  if (!bound.sets.empty())
+    vkCmdBindDescriptorSets(cmd, point, bound.layout, 0, static_cast<uint32_t>(bound.sets.size()), bound.sets.data(), 0,
+                            nullptr);
+  if (!bound.push_constants.empty())
+    vkCmdPushConstants(cmd, bound.layout, bound.push_stages, 0, static_cast<uint32_t>(bound.push_constants.size()),
+                       bound.push_constants.data());
+}
+
 }  // namespace sluice::exec

@@ -37,6 +37,10 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
                                              const ShaderInterface& iface, const ResourceSpec& spec,
                                              VkShaderStageFlags stages, VkPipelineStageFlags consumer_stages);
 
+// Records binding `bound`'s descriptor sets and push constants for the
+// pipeline bound at `point` (after vkCmdBindPipeline).
+void record_bindings(VkCommandBuffer cmd, VkPipelineBindPoint point, const BoundResources& bound);
+
 // Copies the storage buffers' contents out after the run.
 std::vector<BufferData> read_storage_buffers(const BoundResources& bound);
 

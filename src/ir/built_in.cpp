@@ -7,7 +7,6 @@
 #include "ir/built_in.h"
 
 #include <algorithm>
-#include <array>
 
 #include <spirv/unified1/spirv.hpp11>
 
@@ -15,50 +14,58 @@ namespace sluice::ir {
 namespace {
 
 constexpr std::uint32_t n(spv::BuiltIn b) { return static_cast<std::uint32_t>(b); }
+using K = BuiltInType::Kind;
 
 constexpr BuiltInInfo kBuiltIns[] = {
-    {"Position", n(spv::BuiltIn::Position), "gl_Position", "", true, ""},
-    {"PointSize", n(spv::BuiltIn::PointSize), "gl_PointSize", "", true, ""},
-    {"ClipDistance", n(spv::BuiltIn::ClipDistance), "gl_ClipDistance", "", false, ""},
-    {"CullDistance", n(spv::BuiltIn::CullDistance), "gl_CullDistance", "", false, ""},
-    {"VertexId", n(spv::BuiltIn::VertexId), "gl_VertexID", "", true, ""},
-    {"InstanceId", n(spv::BuiltIn::InstanceId), "gl_InstanceID", "", true, ""},
-    {"VertexIndex", n(spv::BuiltIn::VertexIndex), "gl_VertexIndex", "", true, ""},
-    {"InstanceIndex", n(spv::BuiltIn::InstanceIndex), "gl_InstanceIndex", "", true, ""},
-    {"BaseVertex", n(spv::BuiltIn::BaseVertex), "gl_BaseVertexARB", "GL_ARB_shader_draw_parameters", false, ""},
+    {"Position", n(spv::BuiltIn::Position), "gl_Position", "", true, "", {K::Float, 4}},
+    {"PointSize", n(spv::BuiltIn::PointSize), "gl_PointSize", "", true, "", {K::Float, 1}},
+    {"ClipDistance", n(spv::BuiltIn::ClipDistance), "gl_ClipDistance", "", false, "", {K::Float, 1, true}},
+    {"CullDistance", n(spv::BuiltIn::CullDistance), "gl_CullDistance", "", false, "", {K::Float, 1, true}},
+    {"VertexId", n(spv::BuiltIn::VertexId), "gl_VertexID", "", true, "", {K::Integer, 1}},
+    {"InstanceId", n(spv::BuiltIn::InstanceId), "gl_InstanceID", "", true, "", {K::Integer, 1}},
+    {"VertexIndex", n(spv::BuiltIn::VertexIndex), "gl_VertexIndex", "", true, "", {K::Integer, 1}},
+    {"InstanceIndex", n(spv::BuiltIn::InstanceIndex), "gl_InstanceIndex", "", true, "", {K::Integer, 1}},
+    {"BaseVertex", n(spv::BuiltIn::BaseVertex), "gl_BaseVertexARB", "GL_ARB_shader_draw_parameters", false, "",
+     {K::Integer, 1}},
     {"BaseInstance", n(spv::BuiltIn::BaseInstance), "gl_BaseInstanceARB", "GL_ARB_shader_draw_parameters", false,
-     ""},
-    {"DrawIndex", n(spv::BuiltIn::DrawIndex), "gl_DrawIDARB", "GL_ARB_shader_draw_parameters", false, ""},
-    {"PrimitiveId", n(spv::BuiltIn::PrimitiveId), "gl_PrimitiveID", "", false, "GL_EXT_geometry_shader"},
-    {"InvocationId", n(spv::BuiltIn::InvocationId), "gl_InvocationID", "", true, ""},
-    {"Layer", n(spv::BuiltIn::Layer), "gl_Layer", "", false, "GL_EXT_geometry_shader"},
-    {"ViewportIndex", n(spv::BuiltIn::ViewportIndex), "gl_ViewportIndex", "", false, ""},
-    {"FragCoord", n(spv::BuiltIn::FragCoord), "gl_FragCoord", "", true, ""},
-    {"PointCoord", n(spv::BuiltIn::PointCoord), "gl_PointCoord", "", true, ""},
-    {"FrontFacing", n(spv::BuiltIn::FrontFacing), "gl_FrontFacing", "", true, ""},
-    {"SampleId", n(spv::BuiltIn::SampleId), "gl_SampleID", "", false, "GL_OES_sample_variables"},
-    {"SamplePosition", n(spv::BuiltIn::SamplePosition), "gl_SamplePosition", "", false, "GL_OES_sample_variables"},
-    {"SampleMask", n(spv::BuiltIn::SampleMask), "gl_SampleMask", "", false, "GL_OES_sample_variables"},
-    {"FragDepth", n(spv::BuiltIn::FragDepth), "gl_FragDepth", "", true, ""},
-    {"HelperInvocation", n(spv::BuiltIn::HelperInvocation), "gl_HelperInvocation", "", true, ""},
-    {"NumWorkgroups", n(spv::BuiltIn::NumWorkgroups), "gl_NumWorkGroups", "", true, ""},
-    {"WorkgroupSize", n(spv::BuiltIn::WorkgroupSize), "gl_WorkGroupSize", "", true, ""},
-    {"WorkgroupId", n(spv::BuiltIn::WorkgroupId), "gl_WorkGroupID", "", true, ""},
-    {"LocalInvocationId", n(spv::BuiltIn::LocalInvocationId), "gl_LocalInvocationID", "", true, ""},
-    {"GlobalInvocationId", n(spv::BuiltIn::GlobalInvocationId), "gl_GlobalInvocationID", "", true, ""},
-    {"LocalInvocationIndex", n(spv::BuiltIn::LocalInvocationIndex), "gl_LocalInvocationIndex", "", true, ""},
-    {"ViewIndex", n(spv::BuiltIn::ViewIndex), "gl_ViewIndex", "GL_EXT_multiview", true, ""},
-    {"SubgroupSize", n(spv::BuiltIn::SubgroupSize), "gl_SubgroupSize", "GL_KHR_shader_subgroup_basic", true, ""},
+     "", {K::Integer, 1}},
+    {"DrawIndex", n(spv::BuiltIn::DrawIndex), "gl_DrawIDARB", "GL_ARB_shader_draw_parameters", false, "",
+     {K::Integer, 1}},
+    {"PrimitiveId", n(spv::BuiltIn::PrimitiveId), "gl_PrimitiveID", "", false, "GL_EXT_geometry_shader",
+     {K::Integer, 1}},
+    {"InvocationId", n(spv::BuiltIn::InvocationId), "gl_InvocationID", "", true, "", {K::Integer, 1}},
+    {"Layer", n(spv::BuiltIn::Layer), "gl_Layer", "", false, "GL_EXT_geometry_shader", {K::Integer, 1}},
+    {"ViewportIndex", n(spv::BuiltIn::ViewportIndex), "gl_ViewportIndex", "", false, "", {K::Integer, 1}},
+    {"FragCoord", n(spv::BuiltIn::FragCoord), "gl_FragCoord", "", true, "", {K::Float, 4}},
+    {"PointCoord", n(spv::BuiltIn::PointCoord), "gl_PointCoord", "", true, "", {K::Float, 2}},
+    {"FrontFacing", n(spv::BuiltIn::FrontFacing), "gl_FrontFacing", "", true, "", {K::Bool, 1}},
+    {"SampleId", n(spv::BuiltIn::SampleId), "gl_SampleID", "", false, "GL_OES_sample_variables", {K::Integer, 1}},
+    {"SamplePosition", n(spv::BuiltIn::SamplePosition), "gl_SamplePosition", "", false, "GL_OES_sample_variables",
+     {K::Float, 2}},
+    {"SampleMask", n(spv::BuiltIn::SampleMask), "gl_SampleMask", "", false, "GL_OES_sample_variables",
+     {K::Integer, 1, true}},
+    {"FragDepth", n(spv::BuiltIn::FragDepth), "gl_FragDepth", "", true, "", {K::Float, 1}},
+    {"HelperInvocation", n(spv::BuiltIn::HelperInvocation), "gl_HelperInvocation", "", true, "", {K::Bool, 1}},
+    {"NumWorkgroups", n(spv::BuiltIn::NumWorkgroups), "gl_NumWorkGroups", "", true, "", {K::Integer, 3}},
+    {"WorkgroupSize", n(spv::BuiltIn::WorkgroupSize), "gl_WorkGroupSize", "", true, "", {K::Integer, 3}},
+    {"WorkgroupId", n(spv::BuiltIn::WorkgroupId), "gl_WorkGroupID", "", true, "", {K::Integer, 3}},
+    {"LocalInvocationId", n(spv::BuiltIn::LocalInvocationId), "gl_LocalInvocationID", "", true, "", {K::Integer, 3}},
+    {"GlobalInvocationId", n(spv::BuiltIn::GlobalInvocationId), "gl_GlobalInvocationID", "", true, "", {K::Integer, 3}},
+    {"LocalInvocationIndex", n(spv::BuiltIn::LocalInvocationIndex), "gl_LocalInvocationIndex", "", true, "",
+     {K::Integer, 1}},
+    {"ViewIndex", n(spv::BuiltIn::ViewIndex), "gl_ViewIndex", "GL_EXT_multiview", true, "", {K::Integer, 1}},
+    {"SubgroupSize", n(spv::BuiltIn::SubgroupSize), "gl_SubgroupSize", "GL_KHR_shader_subgroup_basic", true, "",
+     {K::Integer, 1}},
     {"SubgroupLocalInvocationId", n(spv::BuiltIn::SubgroupLocalInvocationId), "gl_SubgroupInvocationID",
-     "GL_KHR_shader_subgroup_basic", true, ""},
+     "GL_KHR_shader_subgroup_basic", true, "", {K::Integer, 1}},
     {"NumSubgroups", n(spv::BuiltIn::NumSubgroups), "gl_NumSubgroups", "GL_KHR_shader_subgroup_basic", true, ""},
     {"SubgroupId", n(spv::BuiltIn::SubgroupId), "gl_SubgroupID", "GL_KHR_shader_subgroup_basic", true, ""},
     // Geometry and tessellation: GLSL ES has them with the stage's
     // extension, which the GLSL output's header names for the whole shader.
-    {"PatchVertices", n(spv::BuiltIn::PatchVertices), "gl_PatchVerticesIn", "", true, ""},
-    {"TessLevelOuter", n(spv::BuiltIn::TessLevelOuter), "gl_TessLevelOuter", "", true, ""},
-    {"TessLevelInner", n(spv::BuiltIn::TessLevelInner), "gl_TessLevelInner", "", true, ""},
-    {"TessCoord", n(spv::BuiltIn::TessCoord), "gl_TessCoord", "", true, ""},
+    {"PatchVertices", n(spv::BuiltIn::PatchVertices), "gl_PatchVerticesIn", "", true, "", {K::Integer, 1}},
+    {"TessLevelOuter", n(spv::BuiltIn::TessLevelOuter), "gl_TessLevelOuter", "", true, "", {K::Float, 1, true, 4}},
+    {"TessLevelInner", n(spv::BuiltIn::TessLevelInner), "gl_TessLevelInner", "", true, "", {K::Float, 1, true, 2}},
+    {"TessCoord", n(spv::BuiltIn::TessCoord), "gl_TessCoord", "", true, "", {K::Float, 3}},
     // NVIDIA: per-viewport masks, the second view of stereo rendering and
     // the per-view attributes of multiview (desktop GLSL only).
     {"ViewportMaskNV", n(spv::BuiltIn::ViewportMaskNV), "gl_ViewportMask", "GL_NV_viewport_array2", false, ""},
@@ -90,56 +97,9 @@ const BuiltInInfo* find_built_in_spirv(std::uint32_t spirv) {
 // The types of the built-ins (built_in.h).
 namespace {
 
-enum class Kind : std::uint8_t { Float, Integer, Bool };  // Integer: int or uint, 32-bit
+using Kind = BuiltInType::Kind;
 
-struct Shape {
-  std::string_view name;
-  Kind kind;
-  std::uint32_t components;  // 1 for a scalar
-  bool array = false;        // an array of those (any length)
-  std::uint32_t length = 0;  // when an array: its length, 0 = any
-};
-
-constexpr std::array<Shape, 36> kShapes = {{
-    {"Position", Kind::Float, 4},
-    {"PointSize", Kind::Float, 1},
-    {"ClipDistance", Kind::Float, 1, true},
-    {"CullDistance", Kind::Float, 1, true},
-    {"VertexId", Kind::Integer, 1},
-    {"InstanceId", Kind::Integer, 1},
-    {"VertexIndex", Kind::Integer, 1},
-    {"InstanceIndex", Kind::Integer, 1},
-    {"BaseVertex", Kind::Integer, 1},
-    {"BaseInstance", Kind::Integer, 1},
-    {"DrawIndex", Kind::Integer, 1},
-    {"PrimitiveId", Kind::Integer, 1},
-    {"InvocationId", Kind::Integer, 1},
-    {"Layer", Kind::Integer, 1},
-    {"ViewportIndex", Kind::Integer, 1},
-    {"FragCoord", Kind::Float, 4},
-    {"PointCoord", Kind::Float, 2},
-    {"FrontFacing", Kind::Bool, 1},
-    {"SampleId", Kind::Integer, 1},
-    {"SamplePosition", Kind::Float, 2},
-    {"SampleMask", Kind::Integer, 1, true},
-    {"FragDepth", Kind::Float, 1},
-    {"HelperInvocation", Kind::Bool, 1},
-    {"NumWorkgroups", Kind::Integer, 3},
-    {"WorkgroupSize", Kind::Integer, 3},
-    {"WorkgroupId", Kind::Integer, 3},
-    {"LocalInvocationId", Kind::Integer, 3},
-    {"GlobalInvocationId", Kind::Integer, 3},
-    {"LocalInvocationIndex", Kind::Integer, 1},
-    {"ViewIndex", Kind::Integer, 1},
-    {"SubgroupSize", Kind::Integer, 1},
-    {"SubgroupLocalInvocationId", Kind::Integer, 1},
-    {"PatchVertices", Kind::Integer, 1},
-    {"TessLevelOuter", Kind::Float, 1, true, 4},
-    {"TessLevelInner", Kind::Float, 1, true, 2},
-    {"TessCoord", Kind::Float, 3},
-}};
-
-std::string describe(const Shape& s) {
+std::string describe(const BuiltInType& s) {
   std::string element = s.kind == Kind::Float ? "32-bit float" : s.kind == Kind::Integer ? "32-bit integer" : "bool";
   std::string what = s.components == 1 ? "a " + element : "a " + std::to_string(s.components) + "-component vector of " +
                                                               element + "s";
@@ -152,11 +112,12 @@ bool scalar_fits(Kind k, ScalarKind s) {
     case Kind::Float: return s == ScalarKind::Float;
     case Kind::Integer: return s == ScalarKind::Int || s == ScalarKind::Uint;
     case Kind::Bool: return s == ScalarKind::Bool;
+    case Kind::None: return true;
   }
   return false;
 }
 
-bool fits(const Module& m, const Shape& s, TypeId t) {
+bool fits(const Module& m, const BuiltInType& s, TypeId t) {
   if (!t.valid() || t.index() >= m.type_count()) return false;
   const Type* ty = &m.type(t);
   if (s.array) {
@@ -175,9 +136,9 @@ bool fits(const Module& m, const Shape& s, TypeId t) {
 }  // namespace
 
 std::optional<std::string> built_in_type_problem(const Module& m, std::string_view name, TypeId t) {
-  for (const Shape& s : kShapes)
-    if (s.name == name) return fits(m, s, t) ? std::nullopt : std::optional<std::string>(describe(s));
-  return std::nullopt;
+  const BuiltInInfo* b = find_built_in(name);
+  if (!b || b->type.kind == Kind::None) return std::nullopt;
+  return fits(m, b->type, t) ? std::nullopt : std::optional<std::string>(describe(b->type));
 }
 
 }  // namespace sluice::ir

@@ -17,6 +17,19 @@
 
 namespace sluice::ir {
 
+// The type each built-in variable must have, as the SPIR-V environment of
+// Vulkan states them (Vulkan spec §15.9 "Built-In Variables": e.g.
+// LocalInvocationId "must be declared as a three-component vector of 32-bit
+// integer values", VUID-LocalInvocationId-LocalInvocationId-04283), so that
+// IR the validator accepts gives SPIR-V spirv-val accepts.
+struct BuiltInType {
+  enum class Kind : std::uint8_t { None, Float, Integer, Bool };  // None: no rule; Integer: int or uint, 32-bit
+  Kind kind = Kind::None;
+  std::uint32_t components = 1;  // 1 for a scalar
+  bool array = false;            // an array of those (any length)
+  std::uint32_t length = 0;      // when an array: its length, 0 = any
+};
+
 struct BuiltInInfo {
   std::string_view name;   // "Position"
   std::uint32_t spirv;     // spv::BuiltIn::Position
@@ -28,6 +41,7 @@ struct BuiltInInfo {
   // there ("" = ES cannot express it).
   bool in_es310;
   std::string_view es_extension;
+  BuiltInType type = {};
 };
 
 std::span<const BuiltInInfo> built_ins();
@@ -36,11 +50,7 @@ std::span<const BuiltInInfo> built_ins();
 const BuiltInInfo* find_built_in(std::string_view name);
 const BuiltInInfo* find_built_in_spirv(std::uint32_t spirv);
 
-// The type each built-in variable must have, as the SPIR-V environment of
-// Vulkan states them (Vulkan spec §15.9 "Built-In Variables": e.g.
-// LocalInvocationId "must be declared as a three-component vector of 32-bit
-// integer values", VUID-LocalInvocationId-LocalInvocationId-04283), so that
-// IR the validator accepts gives SPIR-V spirv-val accepts. Per-vertex
+// Whether `t` can hold the built-in `name` (BuiltInType). Per-vertex
 // arrays (ir/stage_interface.h) are checked by their element. Returns why
 // `t` cannot hold the built-in `name` ("a 3-component vector of 32-bit
 // integers"), or nothing when it can or the built-in has no rule here.

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "exec/image_io.h"
+#include "image_readers.h"
 #include "exec_test_support.h"
 
 using namespace sluice::exec;

@@ -1,5 +1,5 @@
 // lambdav-loop-gen DIR [COUNT] [FIRST_SEED]: writes the generated λV loop
-// nests of src/frontend/lambdav/loop_nests.h as DIR/loop-nest-SEED.lv, each
+// nests of tests/generators/lambdav_loop_nests.h as DIR/loop-nest-SEED.lv, each
 // with its `; expect X Y:` lines, for `sluice xcheck DIR` on lavapipe (a
 // ctest) or on a GPU (docs/testing.md).
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "frontend/lambdav/loop_nests.h"
+#include "lambdav_loop_nests.h"
 
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 4) {

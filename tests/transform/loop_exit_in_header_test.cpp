@@ -194,13 +194,11 @@ const char* kExitAfterWorkAfter = R"(
 std::vector<std::string> outputs(const std::string& text) {
   std::vector<std::string> out;
   for (int x = 0; x <= 4; ++x) {
-    ir::Module m = parse_text(text);
-    Interpreter in(m);
-    in.set("x", m.float_constant(static_cast<float>(x)));
-    const auto failure = in.run();
-    INFO(failure.value_or(""));
-    REQUIRE_FALSE(failure);
-    out.push_back(in.text_of("o"));
+    const ir::Module m = parse_text(text);
+    const IrRun run = run_ir(m, {{"x", {float_word(static_cast<float>(x))}}});
+    INFO(run.error);
+    REQUIRE(run.ok);
+    out.push_back(global_text(m, run, "o"));
   }
   return out;
 }

@@ -204,11 +204,9 @@ class Generator {
 };
 
 std::optional<std::string> output_of(const Module& original, float x) {
-  Module m = original;
-  testing::Interpreter interp(m);
-  interp.set("x", m.float_constant(x));
-  if (auto failure = interp.run()) return std::nullopt;
-  return interp.text_of("color");
+  const testing::IrRun run = testing::run_ir(original, {{"x", {testing::float_word(x)}}}, 2'000'000);
+  if (!run.ok) return std::nullopt;
+  return testing::global_text(original, run, "color");
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 // a definition is visible later in its own block and in the blocks visited
 // after it until its chain's scope ends (the next sibling chain, or the
 // construct's merge block). A Loop's condition chain shares the loop's
-// braces with the body, so its scope ends at the loop's merge block.
+// braces with the body, so its scope ends at the loop's merge block. That
+// scope holds every use valid IR makes (docs/ir.md, "Dominance in the
+// tree"), and emit() validates first, so nothing here re-checks ids,
+// shapes or scopes.
 #include "output/glsl/analysis.h"
 
 #include <unordered_map>
@@ -23,36 +26,19 @@ using ir::RegisterId;
 
 namespace {
 
-// Literals and functions exactly where the operand roles put them; the
-// emitter spells vector components as x, y, z, w (0 to 3), field indices
-// as member names.
-bool literal_operands_ok(const ir::Instruction& inst) {
-  const bool field = inst.opcode == Opcode::AccessStructField || inst.opcode == Opcode::ExtractStructField;
-  for (std::size_t i = 0; i < inst.operands.size(); ++i) {
-    const ir::Operand o = inst.operands[i];
-    const ir::OperandRole role = ir::operand_role(inst.opcode, i);
-    if (o.is_literal() != (role == ir::OperandRole::Literal)) return false;
-    if (o.is_function() != (role == ir::OperandRole::Callee)) return false;
-    if (o.is_literal() && !field && o.value() > 3) return false;
-  }
-  return true;
-}
-
 class Analyser {
  public:
   Analyser(EmitContext& ctx, const ir::Function& f, RegisterFacts& regs, VariableFacts& vars)
       : ctx_(ctx), m_(ctx.m), f_(f), regs_(regs), vars_(vars) {}
 
   FunctionAnalysis run() {
-    if (!f_.entry.valid() || f_.entry.index() >= f_.blocks.size()) {
-      ctx_.fail("a function has no entry block");
-      return std::move(a_);
-    }
     a_.contexts = ir::compute_block_contexts(f_);
     a_.order.assign(f_.blocks.size(), UINT32_MAX);
     a_.scope_end.assign(f_.blocks.size(), UINT32_MAX);
     a_.loop_init.assign(f_.blocks.size(), ir::VariableId{});
-    if (!order_blocks() || !compute_scopes() || !define_registers()) return std::move(a_);
+    order_blocks();
+    compute_scopes();
+    if (!define_registers()) return std::move(a_);
     find_compound_assignments();
     find_chained_assignments();
     find_implicit_splats(ctx_, f_, a_.reachable, regs_);
@@ -69,54 +55,16 @@ class Analyser {
     return false;
   }
 
-  bool order_blocks() {
-    std::vector<std::uint8_t> referenced(f_.blocks.size(), 0);
-    referenced[f_.entry.index()] = 1;
-    bool ok = true;
-    auto refer = [&](BlockId b) {
-      if (!b.valid() || b.index() >= f_.blocks.size()) return false;
-      if (referenced[b.index()]++) return false;
-      return true;
-    };
-    ir::visit(f_, [&](const ir::BlockVisit& v, const ir::Block& b) {
+  // Blocks in the pre-order the text follows.
+  void order_blocks() {
+    ir::visit(f_, [&](const ir::BlockVisit& v, const ir::Block&) {
       a_.order[v.id.index()] = static_cast<std::uint32_t>(a_.reachable.size());
       a_.reachable.push_back(v.id);
-      for (const ir::Instruction& inst : b.instructions)
-        if (!ir::is_known(inst.opcode)) {
-          ok = fail(fmt::format("block b{} has an unknown opcode", v.id.index()));
-          return ir::VisitAction::Stop;
-        }
-      const auto op = b.terminator_opcode();
-      if (!op || !ir::is_terminator(*op)) {
-        ok = fail(fmt::format("block b{} does not end with a terminator", v.id.index()));
-        return ir::VisitAction::Stop;
-      }
-      for (std::size_t i = 0; i + 1 < b.instructions.size(); ++i)
-        if (ir::is_terminator(b.instructions[i].opcode)) {
-          ok = fail(fmt::format("block b{} has a terminator before its end", v.id.index()));
-          return ir::VisitAction::Stop;
-        }
-      if (!ir::is_divergent(*op)) return ir::VisitAction::VisitSubBlocks;
-      bool shape = refer(b.merge);
-      if (*op == Opcode::If) shape = shape && refer(b.if_true()) && (!b.if_false().valid() || refer(b.if_false()));
-      if (ir::is_loop(*op))
-        shape = shape && refer(b.loop_condition()) && refer(b.loop_body()) &&
-                (!b.loop_continue().valid() || refer(b.loop_continue()));
-      if (*op == Opcode::Switch) {
-        shape = shape && b.case_blocks.size() == b.cases.size();
-        for (BlockId c : b.case_blocks) shape = shape && refer(c);
-      }
-      if (!shape) {
-        ok = fail(fmt::format("block b{}: its {} has missing or shared sub-blocks or merge block", v.id.index(),
-                              ir::name(*op)));
-        return ir::VisitAction::Stop;
-      }
       return ir::VisitAction::VisitSubBlocks;
     });
-    return ok;
   }
 
-  bool compute_scopes() {
+  void compute_scopes() {
     std::vector<std::uint32_t> head_end(f_.blocks.size(), UINT32_MAX);
     for (BlockId id : a_.reachable) {
       const ir::Block& b = f_.block(id);
@@ -130,28 +78,6 @@ class Analyser {
       }
     }
     for (BlockId id : a_.reachable) a_.scope_end[id.index()] = head_end[a_.contexts[id.index()].chain_head.index()];
-    return true;
-  }
-
-  bool visible(const Site& def, const Site& use) const {
-    if (def.block == use.block) return use.index > def.index;
-    const std::uint32_t d = a_.order[def.block.index()], u = a_.order[use.block.index()];
-    return d < u && u < a_.scope_end[def.block.index()];
-  }
-
-  bool operand_in_range(const ir::Operand& o) const {
-    switch (o.kind()) {
-      case ir::Operand::Kind::Register: return o.value() < m_.register_count();
-      case ir::Operand::Kind::Constant: return o.value() < m_.constant_count();
-      case ir::Operand::Kind::Variable: {
-        if (o.value() >= m_.variable_count()) return false;
-        const ir::TypeId t = m_.variable(o.as_variable()).type;
-        return t.valid() && t.index() < m_.type_count() && m_.type(t).kind == ir::TypeKind::Pointer;
-      }
-      case ir::Operand::Kind::Function: return o.value() < m_.function_count();
-      case ir::Operand::Kind::Literal: return true;
-    }
-    return false;
   }
 
   // A tessellation control shader writes its per-vertex outputs only at
@@ -159,17 +85,12 @@ class Analyser {
   // gl_InvocationID"), so its loads are spelled at every use; the input is
   // never written, so every use reads the same value.
   bool loads_invocation_id(const ir::Instruction& inst) const {
-    if (inst.opcode != Opcode::Load || inst.operands.empty() || !inst.operands[0].is_variable() ||
-        inst.operands[0].value() >= m_.variable_count())
-      return false;
+    if (inst.opcode != Opcode::Load || !inst.operands[0].is_variable()) return false;
     return m_.variable(inst.operands[0].as_variable()).decorations.built_in == "InvocationId";
   }
 
   bool define(RegisterId r, Site site, const ir::Instruction* inst) {
-    if (r.index() >= m_.register_count()) return fail(fmt::format("register r{} does not exist", r.index()));
-    if (regs_.def[r.index()].block.valid()) return fail(fmt::format("register r{} is defined twice", r.index()));
     const ir::TypeId t = m_.reg(r).type;
-    if (!t.valid() || t.index() >= m_.type_count()) return fail(fmt::format("register r{} has no valid type", r.index()));
     regs_.def[r.index()] = site;
     regs_.def_sequence[r.index()] = ++sequence_;
     const bool pointer = m_.type(t).kind == ir::TypeKind::Pointer;
@@ -183,36 +104,12 @@ class Analyser {
     return true;
   }
 
-  // The shape the emitter relies on: a known opcode, its operand count, a
-  // result exactly where the opcode makes one, literals where it reads numbers.
-  bool shape_ok(const ir::Instruction& inst) const {
-    if (!ir::is_known(inst.opcode)) return false;
-    const ir::OpcodeInfo& oi = ir::info(inst.opcode);
-    const std::size_t n = inst.operands.size();
-    if (inst.opcode == Opcode::Texture) {
-      if (n < 2) return false;
-    } else if (n < oi.min_operands || (!oi.variadic_tail && n > oi.max_operands)) {
-      return false;
-    }
-    if (oi.family == ir::OpcodeFamily::Control) return !inst.result.valid();
-    if (oi.type_rule == ir::TypeRule::Void && inst.result.valid()) return false;
-    if (oi.type_rule != ir::TypeRule::Void && oi.type_rule != ir::TypeRule::Custom && !inst.result.valid())
-      return false;
-    return literal_operands_ok(inst);
-  }
-
   bool define_registers() {
     for (BlockId id : a_.reachable) {
       const ir::Block& b = f_.block(id);
       if (b.merge_input.valid() && !define(b.merge_input, Site{id, kBlockEntry}, nullptr)) return false;
       for (std::size_t i = 0; i < b.instructions.size(); ++i) {
         const ir::Instruction& inst = b.instructions[i];
-        for (const ir::Operand& o : inst.operands)
-          if (!operand_in_range(o))
-            return fail(fmt::format("block b{} instruction {} refers to an id that does not exist", id.index(), i));
-        if (!shape_ok(inst))
-          return fail(fmt::format("block b{} instruction {} ({}) has the wrong operands or result", id.index(), i,
-                                  ir::is_known(inst.opcode) ? ir::name(inst.opcode) : "an unknown opcode"));
         // Defined earlier in this block (a definition precedes its uses).
         ir::for_each_register_use(inst, [&](RegisterId r) {
           if (regs_.def[r.index()].block == id) regs_.used_in_def_block[r.index()] = 1;
@@ -314,30 +211,16 @@ class Analyser {
   void add_use(RegisterId r, Site use) {
     std::vector<RegisterId>& stack = use_stack_;
     stack.assign(1, r);
-    while (!stack.empty() && !ctx_.failed()) {
+    while (!stack.empty()) {
       const RegisterId y = stack.back();
       stack.pop_back();
       const Site& def = regs_.def[y.index()];
-      if (!def.block.valid() || a_.order[def.block.index()] == UINT32_MAX) {
-        fail(fmt::format("register r{} is used but not defined in this function", y.index()));
-        return;
-      }
-      if (!visible(def, use)) {
-        fail(fmt::format("register r{} is used in block b{} where its definition in b{} is out of scope", y.index(),
-                         use.block.index(), def.block.index()));
-        return;
-      }
       if (regs_.uses[y.index()] == 0) regs_.first_use[y.index()] = use;
       if (regs_.uses[y.index()] < 2) ++regs_.uses[y.index()];
       if (!regs_.must_inline[y.index()] || def.index == kBlockEntry) continue;
-      // A pointer is spelled again at each use, and with it its operands.
-      ir::for_each_register_use(def_instruction(y), [&](RegisterId z) {
-        if (regs_.def_sequence[z.index()] >= regs_.def_sequence[y.index()] && regs_.def[z.index()].block.valid()) {
-          fail(fmt::format("register r{} is defined in terms of itself", y.index()));
-          return;
-        }
-        stack.push_back(z);
-      });
+      // A pointer is spelled again at each use, and with it its operands
+      // (defined before it: valid IR uses only dominating definitions).
+      ir::for_each_register_use(def_instruction(y), [&](RegisterId z) { stack.push_back(z); });
     }
   }
 
@@ -400,23 +283,9 @@ class Analyser {
   }
 
   void analyse_locals() {
-    for (const ir::FunctionParam& p : f_.params) {
-      if (!p.variable.valid() || p.variable.index() >= m_.variable_count()) {
-        fail("a parameter does not exist");
-        return;
-      }
-      vars_.is_parameter[p.variable.index()] = 1;
-    }
+    for (const ir::FunctionParam& p : f_.params) vars_.is_parameter[p.variable.index()] = 1;
     for (BlockId id : a_.reachable) {
       for (ir::VariableId v : f_.block(id).declarations) {
-        if (!v.valid() || v.index() >= m_.variable_count()) {
-          fail(fmt::format("block b{} declares a variable that does not exist", id.index()));
-          return;
-        }
-        if (vars_.declared_in[v.index()].valid() || vars_.is_parameter[v.index()] || ctx_.is_global[v.index()]) {
-          fail(fmt::format("variable v{} is declared twice", v.index()));
-          return;
-        }
         vars_.declared_in[v.index()] = id;
         a_.locals.push_back(v);
       }
@@ -433,10 +302,6 @@ class Analyser {
           if (!o.is_variable() || ctx_.is_global[o.value()] || vars_.is_parameter[o.value()]) continue;
           const std::uint32_t v = o.value();
           const Site use{id, static_cast<std::int32_t>(i)};
-          if (!vars_.declared_in[v].valid() || !visible(Site{vars_.declared_in[v], kBlockEntry}, use)) {
-            fail(fmt::format("variable v{} is used in block b{} outside its declaration's scope", v, id.index()));
-            return;
-          }
           if (vars_.first_order[v] == UINT32_MAX) {
             vars_.first_order[v] = order;
             vars_.first_use[v] = use;

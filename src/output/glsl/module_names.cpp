@@ -40,16 +40,9 @@ void name_module(EmitContext& ctx) {
   std::vector<VariableId> globals;
   std::vector<char> block_used(m.type_count(), 0);
   for (VariableId id : m.globals()) {
-    if (!id.valid() || id.index() >= m.variable_count() || !pointee_of(ctx, m.variable(id)).valid()) {
-      ctx.fail(fmt::format("global v{} does not exist or is not a pointer", id.index()));
-      return;
-    }
     const ir::Variable& v = m.variable(id);
     const StorageClass storage = storage_of(ctx, v);
-    if (ctx.is_global[id.index()]++) {
-      ctx.fail(fmt::format("global v{} is listed twice", id.index()));
-      return;
-    }
+    ctx.is_global[id.index()] = 1;
     if (!v.decorations.built_in.empty()) {
       ctx.variable_forms[id.index()] = VariableForm::BuiltIn;
       ctx.variable_names[id.index()] = builtin_variable_name(ctx, v.decorations.built_in, storage);

@@ -71,10 +71,6 @@ std::string samplerless(EmitContext& ctx, const ImageOperand& img) {
 Expr sample(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, const ImageOperand& img) {
   const std::uint16_t f = inst.aux;
   using namespace ir;
-  if (ops.size() != texture_operand_count(f)) {
-    ctx.fail(fmt::format("{} has {} operands", texture_opcode_name(f), ops.size()));
-    return Expr{"vec4(0.0)"};
-  }
   std::size_t next = 2;
   auto take = [&]() -> Expr& { return ops[next++]; };
   const Expr* dref = (f & kTextureCompare) ? &take() : nullptr;
@@ -123,11 +119,7 @@ Expr sample(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, 
 }  // namespace
 
 Expr compose_texture(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops) {
-  const ImageOperand img = image_operand(ctx, ctx.m.type_of(inst.operands[0]));
-  if (!img.image) {
-    ctx.fail(fmt::format("{}: operand 0 is not an image", ir::name(inst.opcode)));
-    return Expr{"0"};
-  }
+  const ImageOperand img = image_operand(ctx, ctx.m.type_of(inst.operands[0]));  // an image: the IR is valid
   const bool storage = img.image->storage;
   switch (inst.opcode) {
     case Opcode::Texture: return sample(ctx, inst, ops, img);

@@ -2,7 +2,7 @@
 // from functions, and applied inside lambdas passed to the very function
 // that applies them. None of these recurse, so all must compile; generated
 // programs are checked against a model computed here in C++ (the IR the
-// front end makes is run by the reference evaluator, ir_eval.h). Real
+// front end makes is run by the IR interpreter, tests/support/fragment_eval.h). Real
 // recursion (the report's self-applying sumup) stays an error.
 #include <catch2/catch.hpp>
 

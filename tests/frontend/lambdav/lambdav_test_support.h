@@ -21,7 +21,7 @@
 #include "frontend/lambdav/lambdav.h"
 #include "ir/diagnostic.h"
 #include "ir/dump.h"
-#include "ir_eval.h"
+#include "fragment_eval.h"
 #include "validator/validator.h"
 
 namespace sluice::testing {

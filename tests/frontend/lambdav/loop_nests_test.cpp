@@ -1,4 +1,4 @@
-// Generated rec-func nests (src/frontend/lambdav/loop_nests.h): each
+// Generated rec-func nests (tests/generators/lambdav_loop_nests.h): each
 // program's IR, in the header form and in the general form, computes what
 // the generator's own model of the program says, at every expected pixel.
 // The same programs run on lavapipe and on a GPU through
@@ -6,7 +6,7 @@
 // docs/testing.md).
 #include <catch2/catch.hpp>
 
-#include "frontend/lambdav/loop_nests.h"
+#include "lambdav_loop_nests.h"
 #include "lambdav_test_support.h"
 
 using namespace sluice;

@@ -12,7 +12,7 @@
 #include "glsl_test_util.h"
 #include "golden_file.h"
 #include "frontend/glsl/glsl_frontend.h"
-#include "frontend/lambdav/ir_eval.h"
+#include "fragment_eval.h"
 
 using namespace sluice;
 

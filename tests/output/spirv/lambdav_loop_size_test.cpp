@@ -12,7 +12,7 @@
 
 #include "frontend/lambdav/generators.h"
 #include "frontend/lambdav/lambdav.h"
-#include "frontend/lambdav/loop_nests.h"
+#include "lambdav_loop_nests.h"
 #include "output/spirv/spirv_output.h"
 #include "transform/pass_manager.h"
 

@@ -4,7 +4,7 @@
 // phis, structured branches, calls), and reports the Output variables by
 // name. It is the oracle for executing emitted code: a λV program must
 // compute its value, and a random IR tree must compute what the IR
-// interpreter (ir_interpreter.h) computes. Phis of a block are evaluated
+// interpreter (tests/support/ir_interpreter.h) computes. Phis of a block are evaluated
 // together from the values at the end of the predecessor, as SPIR-V says.
 #pragma once
 

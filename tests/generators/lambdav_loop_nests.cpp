@@ -13,7 +13,7 @@
 // Counters start at a non-negative multiple of their step S and go down by
 // S, so every test ends the loop: a level runs at most 4 times, whatever
 // the pixel, and the whole nest at most 4^depth inner steps.
-#include "frontend/lambdav/loop_nests.h"
+#include "lambdav_loop_nests.h"
 
 #include <algorithm>
 #include <cmath>
