@@ -99,6 +99,10 @@ class Reader {
   bool stage_execution_mode(const Instruction& inst, std::uint32_t mode, std::uint32_t operand);
   bool stage_instruction(const Instruction& inst);  // false: not a geometry instruction
 
+  // --- reader_interface.cpp ---
+  // A fragment input block's member interpolation onto its variable's `d`.
+  void block_member_interpolation(const Instruction& inst, Id pointee, ir::Decorations& d);
+
   // Instruction helpers shared by the translation files.
   std::uint32_t in(const Instruction& inst, std::size_t k) const {
     return inst.operand_word(inst.first_in_operand() + k);

@@ -555,6 +555,8 @@ std::optional<ReadError> Reader::read_globals() {
         d.patch = has_decoration(id, spv::Decoration::Patch) || has_member_decoration(block_struct(pointee_id),
                                                                                    spv::Decoration::Patch);
         d.stream = decoration(id, spv::Decoration::Stream);
+        if (sc == ir::StorageClass::Input) block_member_interpolation(inst, pointee_id, d);
+        if (failed()) break;
         // docs/limits.md: interface locations end below 65536 (the
         // validator's rule; real devices have a few dozen).
         if ((sc == ir::StorageClass::Input || sc == ir::StorageClass::Output) &&
