@@ -5,7 +5,9 @@
 //     Sluice's SPIR-V and Sluice's re-emitted GLSL compiled by glslang.
 //     .vert, .geom, .tesc, .tese: the same, drawn between partner stages
 //     that feed the shader fixed inputs and write what it produced to the
-//     framebuffer (exec/partner_shaders.h).
+//     framebuffer (exec/partner_shaders.h). --spirv-input-glsl adds
+//     glslang's SPIR-V read by Sluice's SPIR-V front end (spirv-in-spirv,
+//     spirv-in-glsl).
 //   SPIR-V (.spv, .spvasm): the module as given is the reference; variants
 //     are Sluice's SPIR-V and GLSL from it (the SPIR-V front end).
 //   Amber (.amber): the script's own SPIR-V is the reference (and its
@@ -66,6 +68,8 @@ struct XcheckArgs {
   // The Amber scripts' own SPIR-V through Sluice's SPIR-V front end: on
   // every Nth script (in the order run), 0 for none.
   unsigned spirv_input_every = 1;
+  // GLSL files: glslang's SPIR-V through Sluice's SPIR-V front end too.
+  bool spirv_input_glsl = false;
   std::string peer;  // "spirv-cross" or empty
   PipelineOptions pipeline;
 };
@@ -140,10 +144,13 @@ Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partne
 // The reference SPIR-V (`reference_name`: glslang's for GLSL, the file
 // itself for SPIR-V) against Sluice's SPIR-V and Sluice's GLSL made from
 // `source`, the file's text or bytes, and with `peer`, SPIRV-Cross's GLSL of
-// the reference.
+// the reference; with `spirv_input`, also the reference read by Sluice's
+// SPIR-V front end, then Sluice's SPIR-V and GLSL from it (spirv-in-spirv,
+// spirv-in-glsl).
 FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::ShaderStage stage,
                          const std::string& source, const std::vector<std::uint32_t>& reference,
-                         const char* reference_name, const PipelineOptions& options, bool peer) {
+                         const char* reference_name, const PipelineOptions& options, bool peer,
+                         bool spirv_input = false) {
   FileOutcome out{path, {}, {}};
   if (const auto messages = spirv::validate(reference, options.spirv.target); !messages.empty()) {
     out.variants.push_back({reference_name, CheckStatus::Skip, "the reference SPIR-V fails spirv-val: " + messages.front()});
@@ -172,6 +179,14 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
   };
   add("sluice-spirv", v.spirv);
   add("sluice-glsl", v.via_glsl);
+  if (spirv_input) {
+    PipelineOptions from_spirv = options;
+    from_spirv.language = "spirv";
+    const std::string bytes(reinterpret_cast<const char*>(reference.data()), reference.size() * 4);
+    const SluiceVariants s = compile_variants(bytes, path + " (" + reference_name + ")", stage, from_spirv);
+    add("spirv-in-spirv", s.spirv);
+    add("spirv-in-glsl", s.via_glsl);
+  }
   const char* kPeer = "spirv-cross";
   if (peer) add(kPeer, spirv_cross_variant(reference, stage, options));
   auto report = drawn_with_partners ? exec::xcheck_stages(runner, pipeline, checked, runnable)
@@ -188,7 +203,8 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
   return out;
 }
 
-FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
+FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer,
+                       bool spirv_input) {
   auto stage = exec::shader_stage_from_path(path);
   if (!stage) return {path, {{"glslang-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
   const auto source = read_text_file(path);
@@ -196,7 +212,7 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
                           : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
   if (!reference)
     return {path, {{"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())}}, {}};
-  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer);
+  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer, spirv_input);
 }
 
 // The stage of a SPIR-V module's first entry point, the one the reader reads.
@@ -309,7 +325,8 @@ FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device
   FileOutcome out = ext == ".amber"       ? check_amber(*runner, file, options, checks)
                     : ext == ".lv"        ? check_lambdav(*runner, file, options)
                     : is_spirv_path(file) ? check_spirv(*runner, file, options, checks.peer_spirv_cross)
-                                          : check_glsl(*runner, file, options, checks.peer_spirv_cross);
+                                          : check_glsl(*runner, file, options, checks.peer_spirv_cross,
+                                                       checks.spirv_input);
   // Set once a submission timed out or the device was lost.
   out.device_failure = runner->context().unusable_reason();
   return out;
@@ -370,7 +387,7 @@ int run_xcheck(XcheckArgs& args) {
         // Amber scripts run the peer where they run the SPIR-V front end;
         // GLSL and SPIR-V files, every time.
         const bool amber = fs::path(file).extension() == ".amber";
-        const bool spirv_in = spirv_input.count(file) != 0;
+        const bool spirv_in = spirv_input.count(file) != 0 || (args.spirv_input_glsl && is_glsl_path(file));
         return check_file(file, *device, args.pipeline, {spirv_in, !args.peer.empty() && (spirv_in || !amber)});
       },
       [&](std::size_t finished, const std::string& file) {
@@ -404,6 +421,9 @@ CommandAction add_xcheck_command(CLI::App& sub) {
   sub.add_option("--spirv-input-every", args->spirv_input_every,
                  "Amber: also run the script's SPIR-V through Sluice's SPIR-V front end (as SPIR-V and as GLSL) "
                  "on every Nth script; 0: on none (default 1: every script)");
+  sub.add_flag("--spirv-input-glsl", args->spirv_input_glsl,
+               "GLSL files: also run glslang's SPIR-V through Sluice's SPIR-V front end (as SPIR-V and as GLSL: the "
+               "variants spirv-in-spirv and spirv-in-glsl)");
   sub.add_option("--peer", args->peer,
                  "Also run the reference SPIR-V (an Amber script's own, glslang's, or the .spv given) translated by "
                  "this peer (spirv-cross: SPIRV-Cross's GLSL, compiled by glslang), reported apart, never failing a "

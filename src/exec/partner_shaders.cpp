@@ -9,57 +9,17 @@
 #include <fmt/format.h>
 
 #include "exec/block_layout.h"
+#include "exec/partner_values.h"
 #include "exec/vulkan_error.h"
 
 namespace sluice::exec {
 namespace {
 
-// A 32-bit scalar or vector interface value.
-struct Value {
-  std::uint32_t location = 0;
-  std::uint32_t component = 0;
-  std::string type;  // GLSL spelling
-  ScalarKind kind = ScalarKind::Float;
-  std::string name;  // the checked shader's name for it
-};
-
-std::optional<Value> value_of(const SpirvModule& m, const StageVariable& v, std::uint32_t type) {
-  const SpirvType& t = m.type(type);
-  const bool scalar = t.kind == SpirvType::Float || t.kind == SpirvType::Int;
-  const bool vector = t.kind == SpirvType::Vector;
-  if (!scalar && !vector) return std::nullopt;
-  const ScalarVector sv = scalar_vector(m, type);
-  if (sv.components == 0 || sv.components > 4 || sv.bytes != 4) return std::nullopt;
-  const char* scalar_name = sv.kind == ScalarKind::Int ? "int" : sv.kind == ScalarKind::Uint ? "uint" : "float";
-  const char* prefix = sv.kind == ScalarKind::Int ? "i" : sv.kind == ScalarKind::Uint ? "u" : "";
-  Value out;
-  out.location = v.location;
-  out.component = v.component;
-  out.type = sv.components == 1 ? std::string(scalar_name) : fmt::format("{}vec{}", prefix, sv.components);
-  out.kind = sv.kind;
-  out.name = v.name;
-  return out;
-}
+using Value = PartnerValue;
 
 // The type of one vertex's value of a per-vertex array.
 std::uint32_t per_vertex_element(const SpirvModule& m, std::uint32_t type) {
   return m.type(type).kind == SpirvType::Array ? m.type(type).element : type;
-}
-
-std::string layout(const Value& v) {
-  return v.component ? fmt::format("layout(location = {}, component = {}) ", v.location, v.component)
-                     : fmt::format("layout(location = {}) ", v.location);
-}
-
-std::string suffix(const Value& v) { return fmt::format("{}_{}", v.location, v.component); }
-
-// A value that differs per vertex and location, splatted over the type.
-std::string fed_value(const Value& v, const std::string& vertex) {
-  switch (v.kind) {
-    case ScalarKind::Int: return fmt::format("{}({} + {})", v.type, vertex, v.location + 1);
-    case ScalarKind::Uint: return fmt::format("{}(uint({} + {}))", v.type, vertex, v.location + 1);
-    default: return fmt::format("{}(0.25 * float({}) + {})", v.type, vertex, 0.125 * v.location + 0.0625);
-  }
 }
 
 const char* kVersion = "#version 450\n";
@@ -70,12 +30,9 @@ Result<bool> split_inputs(const SpirvModule& m, const ShaderInterface& iface, bo
                           std::vector<Value>& vertex_values, std::vector<Value>& patch_values) {
   for (const auto& in : iface.inputs) {
     const std::uint32_t type = per_vertex && !in.patch ? per_vertex_element(m, in.type) : in.type;
-    const auto v = value_of(m, in, type);
-    if (!v)
-      return Error{fmt::format("input '{}' (location {}) is not a 32-bit scalar or vector, which the partner "
-                               "shaders cannot feed",
-                               in.name, in.location)};
-    (in.patch ? patch_values : vertex_values).push_back(*v);
+    auto values = partner_values(m, in, type);
+    if (!values) return Error{"input " + values.error() + ", which the partner shaders cannot feed"};
+    for (const Value& v : *values) (v.patch ? patch_values : vertex_values).push_back(v);
   }
   return true;
 }
@@ -83,9 +40,11 @@ Result<bool> split_inputs(const SpirvModule& m, const ShaderInterface& iface, bo
 std::string feed_vertex_shader(const std::vector<Value>& values) {
   std::string s = kVersion;
   s += "layout(location = 0) in vec4 sluice_position;\n";
-  for (const auto& v : values) s += fmt::format("{}out {} sluice_v{};\n", layout(v), v.type, suffix(v));
+  for (const auto& v : values)
+    s += fmt::format("{}out {} sluice_v{};\n", partner_layout(v), v.type, partner_suffix(v));
   s += "void main() {\n  gl_Position = sluice_position;\n";
-  for (const auto& v : values) s += fmt::format("  sluice_v{} = {};\n", suffix(v), fed_value(v, "gl_VertexIndex"));
+  for (const auto& v : values)
+    s += fmt::format("  sluice_v{} = {};\n", partner_suffix(v), partner_fed_value(v, "gl_VertexIndex"));
   return s + "}\n";
 }
 
@@ -93,14 +52,16 @@ std::string pass_through_control_shader(const std::vector<Value>& values, const 
   std::string s = kVersion;
   s += "layout(vertices = 3) out;\n";
   for (const auto& v : values) {
-    s += fmt::format("{}in {} sluice_v{}[];\n", layout(v), v.type, suffix(v));
-    s += fmt::format("{}out {} sluice_o{}[];\n", layout(v), v.type, suffix(v));
+    s += fmt::format("{}in {} sluice_v{}[];\n", partner_layout(v), v.type, partner_suffix(v));
+    s += fmt::format("{}out {} sluice_o{}[];\n", partner_layout(v), v.type, partner_suffix(v));
   }
-  for (const auto& v : patch_values) s += fmt::format("{}patch out {} sluice_p{};\n", layout(v), v.type, suffix(v));
+  for (const auto& v : patch_values)
+    s += fmt::format("{}patch out {} sluice_p{};\n", partner_layout(v), v.type, partner_suffix(v));
   s += "void main() {\n  gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;\n";
   for (const auto& v : values)
-    s += fmt::format("  sluice_o{0}[gl_InvocationID] = sluice_v{0}[gl_InvocationID];\n", suffix(v));
-  for (const auto& v : patch_values) s += fmt::format("  sluice_p{} = {};\n", suffix(v), fed_value(v, "7"));
+    s += fmt::format("  sluice_o{0}[gl_InvocationID] = sluice_v{0}[gl_InvocationID];\n", partner_suffix(v));
+  for (const auto& v : patch_values)
+    s += fmt::format("  sluice_p{} = {};\n", partner_suffix(v), partner_fed_value(v, "7"));
   s += "  for (int i = 0; i < 4; ++i) gl_TessLevelOuter[i] = 4.0;\n";
   s += "  gl_TessLevelInner[0] = 4.0;\n  gl_TessLevelInner[1] = 4.0;\n";
   return s + "}\n";
@@ -119,20 +80,20 @@ std::string forwarding_evaluation_shader(const std::vector<Value>& values, const
     Value f = v;
     f.location = static_cast<std::uint32_t>(forwarded.size());
     f.component = 0;
-    s += fmt::format("{}{}out {} sluice_f{};\n", layout(f), v.kind == ScalarKind::Float ? "" : "flat ", v.type,
+    s += fmt::format("{}{}out {} sluice_f{};\n", partner_layout(f), v.kind == ScalarKind::Float ? "" : "flat ", v.type,
                      f.location);
     body += fmt::format("  sluice_f{} = {};\n", f.location, expr);
     forwarded.push_back(f);
   };
   for (const auto& v : values) {
-    s += fmt::format("{}in {} sluice_v{}[];\n", layout(v), v.type, suffix(v));
-    const std::string n = "sluice_v" + suffix(v);
+    s += fmt::format("{}in {} sluice_v{}[];\n", partner_layout(v), v.type, partner_suffix(v));
+    const std::string n = "sluice_v" + partner_suffix(v);
     forward(v, v.kind == ScalarKind::Float ? fmt::format("t.x * {0}[0] + t.y * {0}[1] + t.z * {0}[2]", n)
                                            : fmt::format("{0}[0] + {0}[1] + {0}[2]", n));
   }
   for (const auto& v : patch_values) {
-    s += fmt::format("{}patch in {} sluice_p{};\n", layout(v), v.type, suffix(v));
-    forward(v, "sluice_p" + suffix(v));
+    s += fmt::format("{}patch in {} sluice_p{};\n", partner_layout(v), v.type, partner_suffix(v));
+    forward(v, "sluice_p" + partner_suffix(v));
   }
   return s + "void main() {\n" + body + "}\n";
 }
@@ -144,10 +105,10 @@ std::string capture_fragment_shader(const std::vector<Value>& values) {
   std::string body;
   std::uint32_t used = 0;
   for (const auto& v : values) {
-    s += fmt::format("{}{}in {} sluice_i{};\n", layout(v), v.kind == ScalarKind::Float ? "" : "flat ", v.type,
-                     suffix(v));
-    s += fmt::format("{}out {} sluice_o{};\n", layout(v), v.type, suffix(v));
-    body += fmt::format("  sluice_o{0} = sluice_i{0};\n", suffix(v));
+    s += fmt::format("{}{}in {} sluice_i{};\n", partner_layout(v), v.kind == ScalarKind::Float ? "" : "flat ", v.type,
+                     partner_suffix(v));
+    s += fmt::format("{}out {} sluice_o{};\n", partner_layout(v), v.type, partner_suffix(v));
+    body += fmt::format("  sluice_o{0} = sluice_i{0};\n", partner_suffix(v));
     used |= 1u << v.location;
   }
   std::uint32_t coverage = 0;
@@ -162,11 +123,18 @@ std::vector<Value> capturable(const SpirvModule& m, const std::vector<StageVaria
                               std::vector<std::string>& uncaptured) {
   std::vector<Value> out;
   for (const auto& o : outputs) {
-    const auto v = value_of(m, o, per_vertex && !o.patch ? per_vertex_element(m, o.type) : o.type);
-    if (v && v->location < kCapturedLocations)
-      out.push_back(*v);
-    else
+    const auto values = partner_values(m, o, per_vertex && !o.patch ? per_vertex_element(m, o.type) : o.type);
+    if (!values) {
       uncaptured.push_back(o.name.empty() ? fmt::format("location {}", o.location) : o.name);
+      continue;
+    }
+    // A block's members one by one; matrices and doubles take no colour
+    // attachment.
+    for (const Value& v : *values)
+      if (!v.columns && !v.wide && v.location < kCapturedLocations)
+        out.push_back(v);
+      else
+        uncaptured.push_back(v.name.empty() ? fmt::format("location {}", v.location) : v.name);
   }
   return out;
 }
@@ -210,12 +178,8 @@ Result<PartnerShaders> partner_shaders(const SpirvModule& checked, ShaderStage s
     case ShaderStage::TessControl: {
       SLUICE_TRY(split_inputs(checked, iface, true, vertex_values, patch_values));
       std::vector<Value> outs, patch_outs;
-      for (const auto& v : capturable(checked, iface.outputs, true, out.uncaptured)) {
-        const bool patch = std::any_of(iface.outputs.begin(), iface.outputs.end(), [&](const StageVariable& o) {
-          return o.patch && o.location == v.location && o.component == v.component;
-        });
-        (patch ? patch_outs : outs).push_back(v);
-      }
+      for (const auto& v : capturable(checked, iface.outputs, true, out.uncaptured))
+        (v.patch ? patch_outs : outs).push_back(v);
       std::vector<Value> forwarded;
       std::string evaluation = forwarding_evaluation_shader(outs, patch_outs, forwarded);
       // The forwarded values past the captured locations are left out.

@@ -8,18 +8,20 @@
 //
 // The feed vertex shader passes the runner's position attribute (location
 // 0) to gl_Position and gives every per-vertex input of the next stage a
-// value that differs per vertex and location (floats 0.25 * vertex + 0.125 *
-// location + 0.0625, integers vertex + location + 1, splatted over the
-// type). The pass-through control shader makes patches of 3 vertices with
+// value that differs per vertex and location (floats and doubles 0.25 *
+// vertex + 0.125 * location + 0.0625, integers vertex + location + 1,
+// splatted over the type; partner_values.h). Inputs that are blocks are
+// fed member by member, matrices and doubles whole. The pass-through control shader makes patches of 3 vertices with
 // every tessellation level 4 and gives the evaluation shader's patch inputs
 // constants. The forwarding evaluation shader (triangles) interpolates the
 // control shader's per-vertex outputs with gl_TessCoord (integers: sums)
 // and passes its patch outputs on. The capture fragment shader writes each
-// 32-bit scalar or vector output of the stage before it to the colour
-// attachment at its location (locations 0-6; integers flat) and gl_FragCoord
-// to the next free one, so coverage — the positions — is compared too.
-// Outputs it cannot capture (matrices, arrays, structs and blocks, locations
-// past 6) are listed in PartnerShaders::uncaptured.
+// 32-bit scalar or vector output of the stage before it, or of a block
+// member, to the colour attachment at its location (locations 0-6;
+// integers flat) and gl_FragCoord to the next free one, so coverage — the
+// positions — is compared too. Outputs it cannot capture (matrices,
+// doubles, arrays, nested structs, locations past 6) are listed in
+// PartnerShaders::uncaptured.
 #pragma once
 
 #include <string>

@@ -93,6 +93,13 @@ bool is_builtin(const SpirvModule& m, const SpirvVariable& v) {
   return false;
 }
 
+bool is_patch_block(const SpirvModule& m, const SpirvVariable& v) {
+  uint32_t type_id = v.type;
+  while (m.type(type_id).kind == SpirvType::Array) type_id = m.type(type_id).element;
+  const SpirvType& t = m.type(type_id);
+  return t.kind == SpirvType::Struct && !t.members.empty() && m.member_decorations(type_id, 0).patch;
+}
+
 std::optional<uint32_t> location_of(const SpirvModule& m, const SpirvVariable& v) {
   if (auto loc = m.decorations(v.id).location) return loc;
   // A block whose members carry the locations.
@@ -187,7 +194,8 @@ Result<ShaderInterface> reflect_interface(const SpirvModule& module, ShaderStage
                                    module.name(v.id))};
         sv.location = *loc;
         sv.component = d.component.value_or(0);
-        sv.patch = d.patch;
+        // glslang decorates a patch block's members Patch, not the variable.
+        sv.patch = d.patch || is_patch_block(module, v);
         sv.name = module.name(v.id);
         (v.storage_class == spv::Input ? iface.inputs : iface.outputs).push_back(std::move(sv));
         break;

@@ -4,7 +4,8 @@
 //   if (!m) print(m.error());   // "shader.spv: error: %12 (name) OpFoo: message"
 //
 // The input is a Shader-capability module as glslang, DXC or spirv-opt
-// writes it for one vertex, fragment or compute entry point. Control flow is
+// writes it for one vertex, fragment, compute, geometry or tessellation
+// entry point. Control flow is
 // rebuilt from the merge instructions (reader_control.cpp says how); values
 // OpPhi merges and values used outside the block that defines them travel
 // through Function-storage variables, which the SPIR-V output promotes back

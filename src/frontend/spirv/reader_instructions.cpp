@@ -695,7 +695,7 @@ void Reader::instruction(const Instruction& inst) {
     case Op::OpSubgroupAllEqualKHR: x.result(emit(inst, O::AllInvocationsEqual, {x.v(0)})); return;
     default: break;
   }
-  if (image_instruction(inst)) return;
+  if (image_instruction(inst) || stage_instruction(inst)) return;
   fail(inst, "instruction not supported by the SPIR-V reader");
 }
 

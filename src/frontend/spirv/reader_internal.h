@@ -1,8 +1,9 @@
 // The reader's shared state (reader.h is the interface). One Reader reads
 // one module: reader_types.cpp makes types, constants and global variables,
-// reader_control.cpp rebuilds each function's block tree, and
+// reader_control.cpp rebuilds each function's block tree,
 // reader_instructions.cpp / reader_glsl450.cpp translate the instructions of
-// a block.
+// a block, and reader_stages.cpp reads what is particular to the geometry
+// and tessellation stages.
 #pragma once
 
 #include <optional>
@@ -71,6 +72,8 @@ class Reader {
   ir::Precision precision_of(Id id) const;
   bool has_decoration(Id id, spv::Decoration d) const;
   std::optional<std::uint32_t> decoration(Id id, spv::Decoration d) const;
+  bool has_member_decoration(Id struct_id, spv::Decoration d) const;  // on any member
+  Id block_struct(Id type_id) const;  // the element type through arrays (the type itself otherwise)
   std::string name_of(Id id) const;
 
   // --- reader_control.cpp ---
@@ -88,6 +91,17 @@ class Reader {
   // --- reader_glsl450.cpp, reader_images.cpp ---
   void glsl_std_450(const Instruction& inst);
   bool image_instruction(const Instruction& inst);  // false: not an image instruction
+
+  // --- reader_stages.cpp ---
+  // The stage of the entry point's execution model (false: refused).
+  bool entry_stage(const Instruction& inst, std::uint32_t model);
+  // A geometry or tessellation execution mode (false: not one of the stage's).
+  bool stage_execution_mode(const Instruction& inst, std::uint32_t mode, std::uint32_t operand);
+  bool stage_instruction(const Instruction& inst);  // false: not a geometry instruction
+
+  // --- reader_interface.cpp ---
+  // A fragment input block's member interpolation onto its variable's `d`.
+  void block_member_interpolation(const Instruction& inst, Id pointee, ir::Decorations& d);
 
   // Instruction helpers shared by the translation files.
   std::uint32_t in(const Instruction& inst, std::size_t k) const {

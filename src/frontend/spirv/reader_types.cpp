@@ -78,6 +78,27 @@ std::string Reader::name_of(Id id) const { return sanitize(sm_.name(id)); }
 
 bool Reader::has_decoration(Id id, spv::Decoration d) const { return decoration(id, d).has_value(); }
 
+bool Reader::has_member_decoration(Id struct_id, spv::Decoration d) const {
+  if (struct_id >= member_decorations_.size()) return false;
+  return std::any_of(member_decorations_[struct_id].begin(), member_decorations_[struct_id].end(), [&](InstrIndex i) {
+    const Instruction& inst = sm_.instructions[i];
+    return inst.operands.size() > 2 && inst.operand_word(2) == static_cast<std::uint32_t>(d);
+  });
+}
+
+Id Reader::block_struct(Id type_id) const {
+  // Bounded: a malformed cycle of array types ends after as many steps as
+  // the module has instructions.
+  for (std::size_t steps = 0; steps < sm_.instructions.size(); ++steps) {
+    const Instruction* t = sm_.definition(type_id);
+    if (!t || (t->opcode != spv::Op::OpTypeArray && t->opcode != spv::Op::OpTypeRuntimeArray) ||
+        t->operands.size() < 2)
+      return type_id;
+    type_id = t->operand_word(1);
+  }
+  return type_id;
+}
+
 std::optional<std::uint32_t> Reader::decoration(Id id, spv::Decoration d) const {
   if (id >= decorations_.size()) return std::nullopt;
   for (InstrIndex i : decorations_[id]) {
@@ -305,9 +326,12 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
       }
       const Id pointee = in(*d, 1);
       ir::BlockLayout l = layout;
-      const bool buffer_block = has_decoration(pointee, spv::Decoration::BufferBlock);
+      // The block of a pointer to a block or an array of blocks (a
+      // uniform block array: its members' Offsets are a layout's).
+      const Id block = block_struct(pointee);
+      const bool buffer_block = has_decoration(block, spv::Decoration::BufferBlock);
       if (buffer_block && *sc == ir::StorageClass::Uniform) sc = ir::StorageClass::StorageBuffer;
-      if (has_decoration(pointee, spv::Decoration::Block) || buffer_block) {
+      if (has_decoration(block, spv::Decoration::Block) || buffer_block) {
         if (*sc == ir::StorageClass::Uniform) l = ir::BlockLayout::Std140;
         else if (*sc == ir::StorageClass::StorageBuffer || *sc == ir::StorageClass::PushConstant)
           l = ir::BlockLayout::Std430;
@@ -315,7 +339,7 @@ ir::TypeId Reader::type(Id id, ir::BlockLayout layout) {
         // arrays in std140 have 16). Only the block's own members are looked at,
         // so the check is linear in the struct's size.
         if (l == ir::BlockLayout::Std140)
-          if (const Instruction* st = sm_.definition(pointee); st && st->opcode == spv::Op::OpTypeStruct)
+          if (const Instruction* st = sm_.definition(block); st && st->opcode == spv::Op::OpTypeStruct)
             for (std::size_t k = 0; k < in_count(*st); ++k) {
               const Instruction* member = sm_.definition(in(*st, k));
               if (!member || (member->opcode != spv::Op::OpTypeArray && member->opcode != spv::Op::OpTypeRuntimeArray))
@@ -361,12 +385,7 @@ std::optional<ReadError> Reader::read_globals() {
         if (entry_seen) break;  // the first entry point is read
         entry_seen = true;
         entry_function = arg(1);
-        switch (static_cast<spv::ExecutionModel>(arg(0))) {
-          case spv::ExecutionModel::Vertex: m_.shader().stage = ir::ShaderStage::Vertex; break;
-          case spv::ExecutionModel::Fragment: m_.shader().stage = ir::ShaderStage::Fragment; break;
-          case spv::ExecutionModel::GLCompute: m_.shader().stage = ir::ShaderStage::Compute; break;
-          default: fail(inst, "only vertex, fragment and compute entry points are read"); break;
-        }
+        entry_stage(inst, arg(0));
         break;
       }
       case spv::Op::OpExecutionMode:
@@ -389,7 +408,10 @@ std::optional<ReadError> Reader::read_globals() {
               if (auto sid = decoration(arg(2 + k), spv::Decoration::SpecId)) m_.shader().local_size_spec_id[k] = *sid;
             }
             break;
-          default: fail(inst, fmt::format("unsupported execution mode {}", arg(1))); break;
+          default:
+            if (!stage_execution_mode(inst, arg(1), inst.operands.size() > 2 ? arg(2) : 0) && !failed())
+              fail(inst, fmt::format("unsupported execution mode {}", arg(1)));
+            break;
         }
         break;
       }
@@ -528,6 +550,13 @@ std::optional<ReadError> Reader::read_globals() {
         d.coherent = has_decoration(id, spv::Decoration::Coherent);
         d.volatile_ = has_decoration(id, spv::Decoration::Volatile);
         d.restrict_ = has_decoration(id, spv::Decoration::Restrict);
+        // glslang puts Patch on a patch block's members (spv.450.tesc);
+        // the IR has it on the variable.
+        d.patch = has_decoration(id, spv::Decoration::Patch) || has_member_decoration(block_struct(pointee_id),
+                                                                                   spv::Decoration::Patch);
+        d.stream = decoration(id, spv::Decoration::Stream);
+        if (sc == ir::StorageClass::Input) block_member_interpolation(inst, pointee_id, d);
+        if (failed()) break;
         // docs/limits.md: interface locations end below 65536 (the
         // validator's rule; real devices have a few dozen).
         if ((sc == ir::StorageClass::Input || sc == ir::StorageClass::Output) &&
@@ -551,8 +580,11 @@ std::optional<ReadError> Reader::read_globals() {
           if (*b == static_cast<std::uint32_t>(spv::BuiltIn::FragDepth)) m_.shader().depth_replacing = true;
         }
         const ir::Type& value_type = m_.type(vt);
+        // A passthrough gl_PerVertex input (GL_NV_geometry_shader_passthrough)
+        // stays whole, as the GLSL front end keeps it: its decoration is the
+        // block's and matters even when the shader never reads it.
         if (value_type.kind == ir::TypeKind::Struct && !value_type.members.empty() &&
-            !value_type.members[0].built_in.empty()) {
+            !value_type.members[0].built_in.empty() && !d.passthrough) {
           // gl_PerVertex: one variable per member.
           std::vector<ir::VariableId> members;
           // A copy: add_global interns pointer types, which may move the
@@ -565,6 +597,8 @@ std::optional<ReadError> Reader::read_globals() {
             md.passthrough = d.passthrough;
             md.xfb_buffer = d.xfb_buffer;
             md.xfb_offset = mem.xfb_offset;
+            md.patch = d.patch;
+            md.stream = d.stream;
             if (mem.built_in.empty()) md.location = d.location;
             const ir::Name n{mem.name, ir::NameSource::Internal};
             members.push_back(b_.add_global(n, mem.type, sc, mem.precision, md));

@@ -4,6 +4,7 @@
 #include "output/glsl/module_names.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -107,11 +108,25 @@ void name_module(EmitContext& ctx) {
     ctx.variable_names[id.index()] = v.name.text;
   }
   std::vector<char> block_named(m.type_count(), 0);
+  // Block names taken, with the interfaces that took them (1 output, 2
+  // input, 4 any other): an input block and a different output block may
+  // share a name (GLSL 4.60 §4.3.9 matches blocks by name per interface;
+  // glslang's reflection.options.geom has `in block {…} In[]; out block
+  // {…} Out;`), as the SPIR-V reader gives them.
+  std::map<std::string, unsigned> block_interfaces;
   for (VariableId id : globals) {
     const TypeId bt = block_type_of(ctx, pointee_of(ctx, m.variable(id)));
     if (!bt.valid() || block_named[bt.index()]++) continue;  // an input and an output block share it
     const ir::Type& t = m.type(bt);
-    exact(t.name, "block name");
+    const StorageClass storage = storage_of(ctx, m.variable(id));
+    const unsigned interface = storage == StorageClass::Output ? 1 : storage == StorageClass::Input ? 2 : 4;
+    if (auto it = block_interfaces.find(t.name); it != block_interfaces.end() && interface != 4 &&
+                                                 !(it->second & (interface | 4))) {
+      it->second |= interface;  // already reserved by the other interface's block
+    } else {
+      exact(t.name, "block name");
+      block_interfaces[t.name] |= interface;
+    }
     NameTable members;
     for (const auto& mem : t.members) {
       if (ctx.variable_forms[id.index()] == VariableForm::AnonymousBlock)

@@ -3,9 +3,8 @@
 // built-in of GL_NV_viewport_array2, GL_NV_stereo_view_rendering and
 // GL_NVX_multiview_per_view_attributes and a viewport-relative gl_Layer
 // reads into the IR with them, and Sluice's SPIR-V and GLSL from that IR
-// pass spirv-val and glslang. (The reader takes vertex, fragment and compute
-// shaders; the geometry-only passthrough decoration is read the same way as
-// these, and the GLSL corpus tests cover it.)
+// pass spirv-val and glslang. (The geometry-only passthrough decoration is
+// covered by spv.GeometryShaderPassthrough.geom in stages_corpus_test.cpp.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
