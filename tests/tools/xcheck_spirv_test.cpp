@@ -124,3 +124,7 @@ TEST_CASE("OpDemoteToHelperInvocation runs as the input does, through Sluice's S
 TEST_CASE("exits without a merge instruction (a conditional fall-through, a Merge beside a break) run as the input does") {
   check_passes_all_ways("exits-without-merge.spvasm");
 }
+
+TEST_CASE("a loop header branching into its body without OpSelectionMerge runs as the input does") {
+  check_passes_all_ways("loop-header-split.spvasm");
+}

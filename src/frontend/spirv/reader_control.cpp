@@ -24,6 +24,17 @@
 //   a branch from a switch case to the enclosing loop's merge (the IR's
 //     Break leaves the switch) → a flag set before the Break and tested in
 //     the switch's merge block.
+//   a two-way branch with both targets inside the construct (a selection
+//     header, or a loop header branching into its body without
+//     OpSelectionMerge) whose arms meet again at a block q before the
+//     declared merge m (a "premerge", as Tint's reader calls it) → the If
+//     ends at q: q is the first block, in reverse post-order, that the
+//     header immediately structurally dominates and that is no exit (the
+//     reconvergence point of the two arms; SPIR-V §2.11 and Klimis et al.,
+//     POPL 2023, §4: structural dominance), arms that reach q end with
+//     Merge, and q is read after the If in place, up to m (no tail is
+//     copied, so the work stays linear). An arm that leaves for m before q
+//     sets a flag (premerge_skip) and q's part runs under `if (!flag)`.
 // A block is read at most once; a second arrival that is no exit means the
 // input is not structured, and the error names the branch.
 //
@@ -46,10 +57,14 @@ namespace {
 
 using Kind = IdValue::Kind;
 
-enum class Exit : std::uint8_t { None, Merge, Break, Continue, BackEdge, Passthrough, FlagBreak, Bad };
+// Skip: from a premerge's arms to the selection's declared merge (past the
+// premerge); Tail: to the declared merge from the premerge on (read in place).
+enum class Exit : std::uint8_t { None, Merge, Break, Continue, BackEdge, Passthrough, FlagBreak, Skip, Tail, Bad };
 
 struct Work {
-  enum class Kind : std::uint8_t { Goto, LoopHeader, LoopBodyTerminator, DoLoopBody, SelfLoopCondition, SwitchMerge, Terminate };
+  enum class Kind : std::uint8_t {
+    Goto, LoopHeader, LoopBodyTerminator, DoLoopBody, SelfLoopCondition, SwitchMerge, PremergeTail, Terminate
+  };
   Kind kind = Kind::Goto;
   ir::BlockId block;
   BlockIndex target = kNone;
@@ -57,12 +72,20 @@ struct Work {
   std::size_t mark = 0;
   ir::BlockId body{};                        // LoopHeader
   ir::Opcode op = ir::Opcode::Unreachable;   // Terminate
-  std::uint32_t sw = 0;                      // SwitchMerge
+  std::uint32_t sw = 0;                      // SwitchMerge; PremergeTail: the premerge's state
+};
+
+// A selection (or a loop header's two-way branch) whose arms meet before
+// its declared merge: skip is made when an arm leaves to the declared merge.
+struct PremergeState {
+  BlockIndex merge = kNone;  // the declared merge; kNone for a loop header's branch
+  ir::VariableId skip;       // true when an arm left for the declared merge
 };
 
 class Walk {
  public:
-  Walk(Reader& r, const Function& f, ir::FunctionId fid) : r_(r), f_(f), fid_(fid), emitted_(f.blocks.size(), 0) {}
+  Walk(Reader& r, const Function& f, ir::FunctionId fid, const cfg::FunctionCfg& cfg)
+      : r_(r), f_(f), fid_(fid), cfg_(cfg), emitted_(f.blocks.size(), 0) {}
 
   void run(ir::BlockId entry) {
     stack_.push_back(Work{Work::Kind::Goto, entry, 0, -1, r_.scope_.size()});
@@ -84,6 +107,7 @@ class Walk {
           break;
         case Work::Kind::SelfLoopCondition: self_loop_condition(w); break;
         case Work::Kind::SwitchMerge: switch_merge(w); break;
+        case Work::Kind::PremergeTail: premerge_tail(w); break;
         case Work::Kind::Terminate: terminate(w.op); break;
       }
     }
@@ -129,9 +153,14 @@ class Walk {
       switch (c.kind) {
         case Construct::Kind::If:
           if (x == c.merge) {
-            if (!crossed) return Exit::Merge;
+            if (!crossed) return c.tail ? Exit::Tail : Exit::Merge;
             bad_if = true;
           }
+          break;
+        case Construct::Kind::Premerge:
+          // Only from the arms' own chain: a nested construct exits to its own merge first.
+          if (x == c.merge) return crossed ? Exit::Bad : Exit::Merge;
+          if (x == c.outer_merge) return crossed ? Exit::Bad : Exit::Skip;
           break;
         case Construct::Kind::Case:
           if (x == c.merge) return crossed_case >= 0 ? Exit::Bad : Exit::Break;
@@ -169,6 +198,10 @@ class Walk {
           return terminate(ir::Opcode::LoopIf, r_.m_.bool_constant(true));
         return terminate(ir::Opcode::Continue);
       case Exit::Passthrough: return terminate(ir::Opcode::Passthrough);
+      case Exit::Skip:
+        (void)r_.b_.store(skip_flag(ctx), r_.m_.bool_constant(true));
+        return terminate(ir::Opcode::Merge);
+      case Exit::Tail: return;  // go() reads on in place
       case Exit::FlagBreak: {
         std::int32_t cc = -1;
         classify(x, ctx, &cc);
@@ -198,6 +231,12 @@ class Walk {
   void go(BlockIndex x, std::int32_t ctx) {
     for (std::size_t steps = 0; !r_.failed(); ++steps) {
       const Exit e = classify(x, ctx);
+      if (e == Exit::Tail) {
+        // The declared merge after a premerge: the selection ends here, in
+        // the same IR block (iteratively: tails may nest).
+        ctx = r_.constructs_[ctx].parent;
+        continue;
+      }
       if (e != Exit::None) return exit(e, x, ctx);
       if (f_.blocks[x].merge_kind == MergeKind::Loop) return open_loop(x, ctx);
       if (!enter(x)) return;
@@ -274,7 +313,16 @@ class Walk {
     const Block& blk = f_.blocks[x];
     const Instruction& t = term(x);
     const BlockIndex tt = blk.successors[0], ff = blk.successors[1];
-    if (tt == ff) return tt;
+    if (tt == ff) {
+      // OpSelectionMerge before a branch to one block is still a selection
+      // (SD(header) − SD(merge)) whose blocks may exit to its merge: read
+      // in place up to the merge, as a premerge's tail is.
+      if (blk.merge_kind != MergeKind::Selection || tt == blk.merge_block) return tt;
+      Construct tail{Construct::Kind::If, blk.merge_block, kNone, kNone, kNone, 0, false, false, ctx};
+      tail.tail = true;
+      push(Work{Work::Kind::Goto, r_.b_.block(), tt, push_construct(tail), r_.scope_.size()});
+      return std::nullopt;
+    }
     ir::Operand c = r_.value(r_.in(t, 0));
     if (r_.failed()) return std::nullopt;
     // The back edge of a loop read as a DoLoop: its test is the LoopIf.
@@ -294,27 +342,36 @@ class Walk {
     const std::size_t mark = r_.scope_.size();
     if (blk.merge_kind == MergeKind::Selection) {
       const BlockIndex m = blk.merge_block;
-      const std::int32_t in_if = push_construct(Construct{Construct::Kind::If, m, kNone, kNone, kNone, 0, false, false, ctx});
-      if (tt == m || ff == m) {
-        const BlockIndex only = tt == m ? ff : tt;
-        auto ib = r_.b_.branch_if(tt == m ? negate(c, t) : c, false);
-        if (!ib) return r_.fail(t, ib.error()), std::nullopt;
-        push(Work{Work::Kind::Goto, ib->merge, m, ctx, mark});
-        push(Work{Work::Kind::Goto, ib->true_block, only, in_if, mark});
+      if (tt != m && ff != m) {
+        two_armed(x, ctx, c, t, tt, ff, m);
         return std::nullopt;
       }
-      auto ib = r_.b_.branch_if(c, true);
+      const std::int32_t in_if = push_construct(Construct{Construct::Kind::If, m, kNone, kNone, kNone, 0, false, false, ctx});
+      const BlockIndex only = tt == m ? ff : tt;
+      auto ib = r_.b_.branch_if(tt == m ? negate(c, t) : c, false);
       if (!ib) return r_.fail(t, ib.error()), std::nullopt;
       push(Work{Work::Kind::Goto, ib->merge, m, ctx, mark});
-      push(Work{Work::Kind::Goto, ib->false_block, ff, in_if, mark});
-      push(Work{Work::Kind::Goto, ib->true_block, tt, in_if, mark});
+      push(Work{Work::Kind::Goto, ib->true_block, only, in_if, mark});
       return std::nullopt;
     }
     // No merge instruction: structured only if a target is an exit.
     const Exit et = classify(tt, ctx), ef = classify(ff, ctx);
     if (et == Exit::None && ef == Exit::None) {
+      // A loop header's OpLoopMerge is its merge instruction: a two-way
+      // branch into the body is a selection without a declared merge.
+      if (blk.merge_kind == MergeKind::Loop) {
+        two_armed(x, ctx, c, t, tt, ff, kNone);
+        return std::nullopt;
+      }
       r_.fail(t, fmt::format("unstructured branch: block {} branches to {} and {} without a merge instruction",
                              label(x), label(tt), label(ff)));
+      return std::nullopt;
+    }
+    if ((et == Exit::Merge && ef == Exit::Skip) || (et == Exit::Skip && ef == Exit::Merge)) {
+      // From a premerge's arms to the premerge and to the declared merge:
+      // both end the arm, the flag says which.
+      (void)r_.b_.store(skip_flag(ctx), et == Exit::Skip ? c : negate(c, t));
+      terminate(ir::Opcode::Merge);
       return std::nullopt;
     }
     if (et != Exit::None && ef != Exit::None) {
@@ -324,8 +381,11 @@ class Walk {
       // (a conditional fall-through, or a selection's merge beside a break)
       // follows the new If, which holds only the other exit. The two never
       // meet: a Merge needs an If innermost, a Passthrough a case.
-      const bool t_ends = et == Exit::Merge || et == Exit::Passthrough;
-      if (t_ends || ef == Exit::Merge || ef == Exit::Passthrough) {
+      const auto ends = [](Exit e) {
+        return e == Exit::Merge || e == Exit::Passthrough || e == Exit::Skip || e == Exit::Tail;
+      };
+      const bool t_ends = ends(et);
+      if (t_ends || ends(ef)) {
         auto ib = r_.b_.branch_if(t_ends ? negate(c, t) : c, false);
         if (!ib) return r_.fail(t, ib.error()), std::nullopt;
         push(Work{Work::Kind::Goto, ib->merge, t_ends ? tt : ff, ctx, mark});
@@ -351,14 +411,29 @@ class Walk {
                              label(x), label(exit_target), label(rest)));
       return std::nullopt;
     }
-    if (e == Exit::Merge) {
+    if (e == Exit::Merge || e == Exit::Skip || e == Exit::Tail) {
       // A Merge inside a new If would end that If: the rest goes inside
       // instead, where the same merge block again is the rest's Merge
-      // (ending the new If, whose merge block then merges).
+      // (ending the new If, whose merge block then merges). In a
+      // premerge's arms the new If repeats the arms' construct (both of
+      // its exits stay exits, the flag set on the way), and a Skip goes in
+      // the new If's other branch: after the If only Merge follows.
+      Construct in{Construct::Kind::If, exit_target, kNone, kNone, kNone, 0, false, false, ctx};
+      if (r_.constructs_[ctx].kind == Construct::Kind::Premerge) {
+        in = r_.constructs_[ctx];
+        in.parent = ctx;
+      }
+      const std::int32_t inner = push_construct(in);
+      if (e == Exit::Skip) {
+        auto ib = r_.b_.branch_if(true_exits ? c : negate(c, t), true);
+        if (!ib) return r_.fail(t, ib.error()), std::nullopt;
+        push(Work{Work::Kind::Terminate, ib->merge, kNone, ctx, mark, {}, ir::Opcode::Merge});
+        push(Work{Work::Kind::Goto, ib->false_block, rest, inner, mark});
+        push(Work{Work::Kind::Goto, ib->true_block, exit_target, ctx, mark});
+        return std::nullopt;
+      }
       auto ib = r_.b_.branch_if(true_exits ? negate(c, t) : c, false);
       if (!ib) return r_.fail(t, ib.error()), std::nullopt;
-      const std::int32_t inner =
-          push_construct(Construct{Construct::Kind::If, exit_target, kNone, kNone, kNone, 0, false, false, ctx});
       push(Work{Work::Kind::Goto, ib->merge, exit_target, ctx, mark});
       push(Work{Work::Kind::Goto, ib->true_block, rest, inner, mark});
       return std::nullopt;
@@ -368,6 +443,118 @@ class Walk {
     push(Work{Work::Kind::Goto, ib->merge, rest, ctx, mark});
     push(Work{Work::Kind::Goto, ib->true_block, exit_target, ctx, mark});
     return std::nullopt;
+  }
+
+  // A block's number in a reverse post-order over all three edge kinds
+  // (made once per function, when first needed).
+  std::uint32_t rpo(BlockIndex b) {
+    if (rpo_.empty()) {
+      std::vector<std::pair<cfg::Node, cfg::Node>> pairs;
+      pairs.reserve(cfg_.edges().size());
+      for (const cfg::Edge& e : cfg_.edges()) pairs.emplace_back(e.from, e.to);
+      rpo_ = cfg::depth_first(cfg::Graph::from_edges(cfg_.size(), pairs), 0).rpo_number;
+    }
+    return rpo_[b];
+  }
+
+  // The premerge of a two-way branch at x: the first block (in reverse
+  // post-order) that x immediately structurally dominates, that both arms
+  // reach, and that is neither the declared merge m nor an exit of the
+  // enclosing constructs. Immediately dominated by x, it is reached from
+  // both arms (the first block of an arm qualifies when it has another
+  // incoming edge). Each block is the dominator-tree child of one block,
+  // so all searches of a function together are linear.
+  BlockIndex premerge(BlockIndex x, std::int32_t ctx, BlockIndex tt, BlockIndex ff, BlockIndex m) {
+    BlockIndex best = kNone;
+    for (const cfg::Node q : cfg_.dominator_tree().children(x)) {
+      if (q == m || q >= f_.blocks.size()) continue;
+      if (q == tt || q == ff) {
+        std::size_t incoming = 0;
+        for (const std::uint32_t k : cfg_.in_edges(q)) {
+          const cfg::Edge& e = cfg_.edges()[k];
+          if (!e.back && cfg_.reachable(e.from)) ++incoming;
+        }
+        if (incoming < 2) continue;
+      }
+      if (classify(q, ctx) != Exit::None) continue;
+      if (best == kNone || rpo(q) < rpo(best)) best = q;
+    }
+    return best;
+  }
+
+  // A two-way branch at x whose targets both lie in the construct: an
+  // OpSelectionMerge header (declared merge m), or a loop header's branch
+  // into its body (m = kNone: every path that does not meet again leaves
+  // the loop body). Without a premerge: If, merge block m. With premerge
+  // q: If ending where the arms reach q (Merge), then q read after it, in
+  // place when no arm left for m, else under `if (!premerge_skip)`
+  // (premerge_tail); branches to m from q on are Merges (or the tail).
+  void two_armed(BlockIndex x, std::int32_t ctx, ir::Operand c, const Instruction& t, BlockIndex tt, BlockIndex ff,
+                 BlockIndex m) {
+    const std::size_t mark = r_.scope_.size();
+    const BlockIndex q = premerge(x, ctx, tt, ff, m);
+    if (q == kNone) {
+      auto ib = r_.b_.branch_if(c, true);
+      if (!ib) return r_.fail(t, ib.error());
+      std::int32_t arms = ctx;
+      if (m != kNone) {
+        arms = push_construct(Construct{Construct::Kind::If, m, kNone, kNone, kNone, 0, false, false, ctx});
+        push(Work{Work::Kind::Goto, ib->merge, m, ctx, mark});
+      } else {
+        push(Work{Work::Kind::Terminate, ib->merge, kNone, ctx, mark, {}, ir::Opcode::Unreachable});
+      }
+      push(Work{Work::Kind::Goto, ib->false_block, ff, arms, mark});
+      push(Work{Work::Kind::Goto, ib->true_block, tt, arms, mark});
+      return;
+    }
+    const auto index = static_cast<std::uint32_t>(premerges_.size());
+    premerges_.push_back(PremergeState{m, {}});
+    Construct p{Construct::Kind::Premerge, q, kNone, kNone, kNone, 0, false, false, ctx};
+    p.outer_merge = m;
+    p.premerge_index = index;
+    const std::int32_t arms = push_construct(p);
+    const bool one_arm = tt == q || ff == q;  // an arm that starts at the premerge is empty
+    auto ib = r_.b_.branch_if(tt == q ? negate(c, t) : c, !one_arm);
+    if (!ib) return r_.fail(t, ib.error());
+    push(Work{Work::Kind::PremergeTail, ib->merge, q, ctx, mark, {}, ir::Opcode::Unreachable, index});
+    if (!one_arm) push(Work{Work::Kind::Goto, ib->false_block, ff, arms, mark});
+    push(Work{Work::Kind::Goto, ib->true_block, tt == q ? ff : tt, arms, mark});
+  }
+
+  // After a premerge's If (its arms are read: work items are a stack).
+  void premerge_tail(const Work& w) {
+    const PremergeState s = premerges_[w.sw];
+    if (!s.skip.valid()) {
+      // Every arm that reaches the merge block came through the premerge.
+      if (s.merge == kNone) return go(w.target, w.ctx);
+      Construct tail{Construct::Kind::If, s.merge, kNone, kNone, kNone, 0, false, false, w.ctx};
+      tail.tail = true;
+      return go(w.target, push_construct(tail));
+    }
+    auto skipped = r_.b_.load(s.skip);
+    if (!skipped) return r_.fail(skipped.error());
+    r_.scope_push(*skipped);
+    (void)r_.b_.store(s.skip, r_.m_.bool_constant(false));  // for the next time round an enclosing loop
+    auto reached = r_.b_.emit(ir::Opcode::LogicalNot, {*skipped});
+    if (!reached) return r_.fail(reached.error());
+    r_.scope_push(*reached);
+    auto ib = r_.b_.branch_if(*reached, false);
+    if (!ib) return r_.fail(ib.error());
+    const std::size_t mark = r_.scope_.size();
+    const std::int32_t in_if =
+        push_construct(Construct{Construct::Kind::If, s.merge, kNone, kNone, kNone, 0, false, false, w.ctx});
+    push(Work{Work::Kind::Goto, ib->merge, s.merge, w.ctx, mark});
+    push(Work{Work::Kind::Goto, ib->true_block, w.target, in_if, mark});
+  }
+
+  // The flag of the premerge whose arms ctx is in, made when first needed.
+  ir::VariableId skip_flag(std::int32_t ctx) {
+    PremergeState& s = premerges_[r_.constructs_[ctx].premerge_index];
+    if (!s.skip.valid()) {
+      s.skip = r_.local(r_.m_.scalar_type(ir::ScalarKind::Bool), "premerge_skip");
+      r_.m_.variable(s.skip).initializer = r_.m_.bool_constant(false);
+    }
+    return s.skip;
   }
 
   ir::Operand negate(ir::Operand c, const Instruction& t) {
@@ -612,8 +799,11 @@ class Walk {
   Reader& r_;
   const Function& f_;
   ir::FunctionId fid_;
+  const cfg::FunctionCfg& cfg_;
   std::vector<std::uint8_t> emitted_;
   std::vector<Work> stack_;
+  std::vector<PremergeState> premerges_;
+  std::vector<std::uint32_t> rpo_;
 };
 
 }  // namespace
@@ -734,12 +924,13 @@ std::optional<ReadError> Reader::read_function(const Function& f, ir::FunctionId
   // Spill variables for values used in other blocks, made lazily by define().
   spill_cross_ = std::move(cross);
   if (!failed()) {
-    Walk walk(*this, f, fid);
+    // Structural dominance finds premerges; the rules (cfg/,
+    // docs/spirv-cfg.md) say why the walk could not place a block, when
+    // one is broken.
+    const cfg::FunctionCfg rules = cfg::analyze(sm_, f);
+    Walk walk(*this, f, fid, rules);
     walk.run(entry);
     if (failed()) {
-      // The structured-control-flow rules (cfg/, docs/spirv-cfg.md) say why
-      // the walk could not place a block, when a rule is broken.
-      const cfg::FunctionCfg rules = cfg::analyze(sm_, f);
       if (!rules.valid()) {
         const cfg::Violation& v = rules.violations().front();
         error_->message += fmt::format(" [{}: {}]", v.rule, v.message);

@@ -44,7 +44,9 @@ struct ReadError {
 // innermost last, as a linked list in one vector (entries are never freed,
 // so work items can keep an index into it).
 struct Construct {
-  enum class Kind : std::uint8_t { If, Case, Loop } kind = Kind::If;
+  // Premerge: the two arms of a branch whose paths meet in a block before
+  // the selection's merge (the premerge, `merge` here); reader_control.cpp.
+  enum class Kind : std::uint8_t { If, Case, Loop, Premerge } kind = Kind::If;
   BlockIndex merge = kNone;
   BlockIndex continue_target = kNone;  // Loop
   BlockIndex header = kNone;           // Loop
@@ -53,6 +55,9 @@ struct Construct {
   bool in_continue = false;            // Loop: inside its continue construct
   bool do_loop = false;                // Loop: read as a DoLoop (conditional back edge)
   std::int32_t parent = -1;
+  BlockIndex outer_merge = kNone;      // Premerge: the selection's declared merge (kNone: none)
+  std::uint32_t premerge_index = 0;    // Premerge: its state in the walk
+  bool tail = false;                   // If: its IR If is closed; the merge is read in place
 };
 
 struct SwitchState {

@@ -39,6 +39,10 @@ struct EmitContext {
   // By VariableId: the block name that wraps a push constant of a non-block
   // type (GLSL keeps push constants in blocks).
   std::vector<std::string> wrapper_blocks;
+  // By VariableId, for uniform, buffer and push-constant blocks: the block
+  // name (the type's; a type that a second such variable uses, as SPIR-V
+  // allows, is named again for it: GLSL block names are unique).
+  std::vector<std::string> block_names;
   std::vector<std::string> function_names;  // by FunctionId
   std::vector<ir::TypeId> canonical;        // by TypeId: the type a struct or array of structs is spelled as
   std::vector<std::string> struct_names;    // by TypeId, for canonical non-block structs

@@ -339,7 +339,9 @@ class GlobalDeclarer {
     const bool varying = storage == StorageClass::Input || storage == StorageClass::Output;
     if (ctx_.vulkan && !varying && array_dims(ctx_, pointee).find("][") != std::string::npos)
       ctx_.fail(fmt::format("'{}': Vulkan has no arrays of arrays of blocks", ctx_.variable_names[id.index()]));
-    out += layout_text(parts) + words(memory_qualifiers(d)) + storage_word + " " + t.name + " {\n";
+    // Built-in blocks keep the type's name (module_names names user blocks).
+    const std::string& name = ctx_.block_names[id.index()].empty() ? t.name : ctx_.block_names[id.index()];
+    out += layout_text(parts) + words(memory_qualifiers(d)) + storage_word + " " + name + " {\n";
     std::uint32_t cursor = 0;
     // [offset, end) of every member, to find overlaps once all are placed.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;

@@ -53,8 +53,10 @@ void name_module(EmitContext& ctx) {
     if (bt.valid()) {
       // Block names are unique per interface: an input and an output
       // block may share one (a geometry shader's `in V {…} a[]; out V {…} b;`).
+      // Uniform and buffer blocks sharing a type get names of their own
+      // below; stages match in/out blocks by name, so those cannot.
       const bool input = storage == StorageClass::Input;
-      if (block_used[bt.index()] & (input ? 2 : 1))
+      if ((block_used[bt.index()] & (input ? 2 : 1)) && (input || storage == StorageClass::Output))
         ctx.fail(fmt::format("block type '{}' is used by two variables; GLSL block names are unique",
                              m.type(bt).name));
       block_used[bt.index()] |= input ? 2 : 1;
@@ -114,11 +116,19 @@ void name_module(EmitContext& ctx) {
   // glslang's reflection.options.geom has `in block {…} In[]; out block
   // {…} Out;`), as the SPIR-V reader gives them.
   std::map<std::string, unsigned> block_interfaces;
+  ctx.block_names.assign(m.variable_count(), "");
+  std::vector<VariableId> renamed_blocks;  // a second uniform/buffer block of one type
   for (VariableId id : globals) {
     const TypeId bt = block_type_of(ctx, pointee_of(ctx, m.variable(id)));
-    if (!bt.valid() || block_named[bt.index()]++) continue;  // an input and an output block share it
+    if (!bt.valid()) continue;
     const ir::Type& t = m.type(bt);
     const StorageClass storage = storage_of(ctx, m.variable(id));
+    if (block_named[bt.index()]++) {  // a second variable of one block type
+      if (storage == StorageClass::Input || storage == StorageClass::Output) ctx.block_names[id.index()] = t.name;
+      else renamed_blocks.push_back(id);  // named once every exact name is taken
+      continue;
+    }
+    ctx.block_names[id.index()] = t.name;
     const unsigned interface = storage == StorageClass::Output ? 1 : storage == StorageClass::Input ? 2 : 4;
     if (auto it = block_interfaces.find(t.name); it != block_interfaces.end() && interface != 4 &&
                                                  !(it->second & (interface | 4))) {
@@ -136,6 +146,8 @@ void name_module(EmitContext& ctx) {
       ctx.member_names[bt.index()].push_back(mem.name);
     }
   }
+  for (VariableId id : renamed_blocks)
+    ctx.block_names[id.index()] = ctx.globals.take(m.type(block_type_of(ctx, pointee_of(ctx, m.variable(id)))).name, "B");
   for (std::uint32_t i = 0; i < m.type_count(); ++i) {
     const ir::Type& t = m.type(TypeId(i));
     if (t.kind != TypeKind::Struct || t.is_block || ctx.canonical[i].index() != i) continue;

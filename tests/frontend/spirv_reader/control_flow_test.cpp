@@ -63,6 +63,12 @@ std::string read_ok(const std::string& body) {
   return ir::dump(*m);
 }
 
+// The IR text of the function, from its entry block on.
+std::string function_ir(const std::string& dump) {
+  const auto at = dump.find("    Entry To Function:");
+  return at == std::string::npos ? dump : dump.substr(at);
+}
+
 std::string read_error(const std::string& text) {
   auto m = spirv_in::read_bytes(text, {"test.spvasm"});
   REQUIRE(!m.ok());
@@ -304,6 +310,423 @@ OpFunctionEnd
 )");
   CHECK(dump.find("Break") != std::string::npos);
   CHECK(dump.find("Merge") != std::string::npos);
+}
+
+// Premerges: both arms of a two-way branch meet in a block before the
+// declared merge (reader_control.cpp, premerge()). The function's IR text is
+// checked whole; paths_test.cpp runs the same shapes in the SPIR-V
+// interpreter (and tests/tools/xcheck_spirv/premerge.spvasm runs on lavapipe).
+
+TEST_CASE("a then-arm that goes on to the else target reads as an If ending there (a premerge)") {
+  // Tint's reader samples If_Then_Premerge / Premerge_ThenDirectToElse: %q, the
+  // else target, is where the arms meet before the declared merge %m; it is read
+  // after the If, and %m in place after it (a value of %q used in %m spills).
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %q
+%t = OpLabel
+OpStore %out %v0
+OpBranch %q
+%q = OpLabel
+%w = OpIAdd %int %n %i1
+OpBranch %m
+%m = OpLabel
+%u = OpIAdd %int %w %i1
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2, v3
+    r0   (t2) =    Load v1
+                   Store v2 r0
+    r1   (t4) =    LessThan r0 c8
+                   If r1
+    |
+    +-> ______________
+    |   If True Block:
+    |                  Store v0 c10
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+    r2   (t2) =    Add r0 c5
+                   Store v3 r2
+    r3   (t2) =    Add r2 c5
+                   Return
+)");
+}
+
+TEST_CASE("both arms meeting before the merge read as an If, the premerge's OpPhi a variable") {
+  // If_Then_Else_Premerge / Premerge_Simple: the OpPhi at the premerge %q is stored
+  // at the end of each arm.
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %e
+%t = OpLabel
+%a = OpIAdd %int %n %i1
+OpBranch %q
+%e = OpLabel
+OpBranch %q
+%q = OpLabel
+%p = OpPhi %int %a %t %i0 %e
+%f = OpConvertSToF %float %p
+%v = OpCompositeConstruct %v4 %f %f %f %f1
+OpStore %out %v
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2, v3
+    r0   (t2) =    Load v1
+                   Store v3 r0
+    r1   (t4) =    LessThan r0 c8
+                   If r1
+    |
+    +-> ______________
+    |   If True Block:
+    |   r2   (t2) =    Add r0 c5
+    |                  Store v2 r2
+    |                  Merge
+    |
+    +-> _______________
+    |   If False Block:
+    |                  Store v2 c4
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+    r3   (t2) =    Load v2
+    r4   (t1) =    ConstructScalarFromScalar r3
+    r5   (t7) =    ConstructVectorFromMultiple (r4, r4, r4, c3)
+                   Store v0 r5
+                   Return
+)");
+}
+
+TEST_CASE("an else-arm that goes on to the then target reads as an If around the else-arm") {
+  // Premerge_ElseDirectToThen: the then target %t is the premerge, so the If holds
+  // only the else-arm (negated condition).
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %e
+%e = OpLabel
+OpStore %out %v0
+OpBranch %t
+%t = OpLabel
+OpBranch %q
+%q = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    r0   (t2) =    Load v1
+    r1   (t4) =    LessThan r0 c8
+    r2   (t4) =    LogicalNot r1
+                   If r2
+    |
+    +-> ______________
+    |   If True Block:
+    |                  Store v0 c10
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
+}
+
+TEST_CASE("arms that leave for the merge before the premerge set a flag the premerge tests") {
+  // IfBreak_FromThenWithForward_FromElseWithForward_AlsoPremerge: %a and %b may
+  // branch to the declared merge %m past the premerge %q, so they set
+  // premerge_skip (v4) and %q's part runs under `If !premerge_skip`, which also
+  // resets the flag; %q's own branch to %m is a Merge of that If.
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+%c1 = OpSLessThan %bool %n %i10
+OpSelectionMerge %m None
+OpBranchConditional %c0 %a %b
+%a = OpLabel
+OpBranchConditional %c1 %a2 %m
+%a2 = OpLabel
+OpBranch %q
+%b = OpLabel
+OpBranchConditional %c1 %m %b2
+%b2 = OpLabel
+OpBranch %q
+%q = OpLabel
+OpStore %out %v0
+OpBranchConditional %c0 %q2 %m
+%q2 = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2, v3, v4
+    r0   (t2) =    Load v1
+    r1   (t4) =    LessThan r0 c8
+                   Store v2 r1
+    r2   (t4) =    LessThan r0 c9
+                   Store v3 r2
+                   If r1
+    |
+    +-> ______________
+    |   If True Block:
+    |   r3   (t4) =    LogicalNot r2
+    |                  If r3
+    |   |
+    |   +-> ______________
+    |   |   If True Block:
+    |   |                  Store v4 c1
+    |   |                  Merge
+    |   |
+    |   +-> _______________
+    |   |   If False Block:
+    |   |                  Merge
+    |   |
+    |   V___________
+    |   Merge Block:
+    |                  Merge
+    |
+    +-> _______________
+    |   If False Block:
+    |                  If r2
+    |   |
+    |   +-> ______________
+    |   |   If True Block:
+    |   |                  Store v4 c1
+    |   |                  Merge
+    |   |
+    |   +-> _______________
+    |   |   If False Block:
+    |   |                  Merge
+    |   |
+    |   V___________
+    |   Merge Block:
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+    r4   (t4) =    Load v4
+                   Store v4 c0
+    r5   (t4) =    LogicalNot r4
+                   If r5
+    |
+    +-> ______________
+    |   If True Block:
+    |                  Store v0 c10
+    |                  If r1
+    |   |
+    |   +-> ______________
+    |   |   If True Block:
+    |   |                  Merge
+    |   |
+    |   V___________
+    |   Merge Block:
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
+}
+
+TEST_CASE("a loop header branching to two blocks of its body that both continue reads as an If") {
+  // LoopInternallyDiverge: OpLoopMerge is the header's merge instruction; the two
+  // arms end with Continue, so the If's merge block is unreachable.
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%i = OpPhi %int %i0 %entry %inext %c
+%c0 = OpSLessThan %bool %i %n
+OpLoopMerge %lm %c None
+OpBranchConditional %c0 %a %b
+%a = OpLabel
+OpStore %out %v0
+OpBranch %c
+%b = OpLabel
+OpBranch %c
+%c = OpLabel
+%inext = OpIAdd %int %i %i1
+%more = OpSLessThan %bool %inext %i10
+OpBranchConditional %more %h %lm
+%lm = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2, v3, v4, v5
+    r0   (t2) =    Load v1
+                   Store v3 r0
+                   Store v2 c4
+                   DoLoop
+    |
+    +-> _______________
+    |   Loop Condition:
+    |   r3   (t2) =    Load v4
+    |   r4   (t2) =    Add r3 c5
+    |   r5   (t4) =    LessThan r4 c9
+    |                  Store v2 r4
+    |                  LoopIf r5
+    |
+    +-> __________
+    |   Loop Body:
+    |   r1   (t2) =    Load v2
+    |                  Store v4 r1
+    |   r2   (t4) =    LessThan r1 r0
+    |                  Store v5 r2
+    |                  If r2
+    |   |
+    |   +-> ______________
+    |   |   If True Block:
+    |   |                  Store v0 c10
+    |   |                  Continue
+    |   |
+    |   +-> _______________
+    |   |   If False Block:
+    |   |                  Continue
+    |   |
+    |   V___________
+    |   Merge Block:
+    |                  Unreachable
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
+}
+
+TEST_CASE("a loop header branching to two blocks of its body that both break reads as an If") {
+  // Pathological_Forward_LoopHeadSplitBody (the continue target is unreachable).
+  const std::string dump = read_ok(R"(
+OpBranch %h
+%h = OpLabel
+%c0 = OpSLessThan %bool %n %i2
+OpLoopMerge %lm %c None
+OpBranchConditional %c0 %a %b
+%a = OpLabel
+OpStore %out %v0
+OpBranch %lm
+%b = OpLabel
+OpBranch %lm
+%c = OpLabel
+OpBranch %h
+%lm = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2, v3
+    r0   (t2) =    Load v1
+                   Store v2 r0
+                   Loop
+    |
+    +-> _______________
+    |   Loop Condition:
+    |   r1   (t4) =    LessThan r0 c8
+    |                  Store v3 r1
+    |                  LoopIf c1
+    |
+    +-> __________
+    |   Loop Body:
+    |   r2   (t4) =    Load v3
+    |                  If r2
+    |   |
+    |   +-> ______________
+    |   |   If True Block:
+    |   |                  Store v0 c10
+    |   |                  Break
+    |   |
+    |   +-> _______________
+    |   |   If False Block:
+    |   |                  Break
+    |   |
+    |   V___________
+    |   Merge Block:
+    |                  Unreachable
+    |
+    +-> ____________________
+    |   Loop Continue Block:
+    |                  Continue
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
+}
+
+TEST_CASE("a premerge that returns leaves the declared merge unread") {
+  // ComputeBlockOrder_ReorderSequence: %q returns, %m is unreachable.
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %t %q
+%q = OpLabel
+OpReturn
+%t = OpLabel
+OpStore %out %v0
+OpBranch %q
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    r0   (t2) =    Load v1
+    r1   (t4) =    LessThan r0 c8
+                   If r1
+    |
+    +-> ______________
+    |   If True Block:
+    |                  Store v0 c10
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
+}
+
+TEST_CASE("a selection header branching to one block twice still has its merge as an exit") {
+  // SPIRV-Cross's degenerate-selection-constructs (valid before SPIR-V 1.6): %a
+  // is in the selection, so its branch to %m leaves it; %a is read in place and
+  // %m after it, as a premerge's tail is.
+  const std::string dump = read_ok(R"(
+%c0 = OpSLessThan %bool %n %i2
+OpSelectionMerge %m None
+OpBranchConditional %c0 %a %a
+%a = OpLabel
+OpStore %out %v0
+OpBranchConditional %c0 %b %m
+%b = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+OpFunctionEnd
+)");
+  CHECK(function_ir(dump) == R"(    Entry To Function:
+    Declare: v2
+    r0   (t2) =    Load v1
+    r1   (t4) =    LessThan r0 c8
+                   Store v2 r1
+                   Store v0 c10
+                   If r1
+    |
+    +-> ______________
+    |   If True Block:
+    |                  Merge
+    |
+    V___________
+    Merge Block:
+                   Return
+)");
 }
 
 // Shapes spirv-val (SPIRV-Tools 2023.1) rejects as well: the reader's error

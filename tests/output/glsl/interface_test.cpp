@@ -234,6 +234,29 @@ TEST_CASE("compute shader: shared memory, storage buffer, atomics, barrier, stor
   testing::emit_and_compile(m, testing::vulkan_es());
 }
 
+TEST_CASE("two storage buffers of one block type get block names of their own") {
+  // SPIR-V lets two variables share a block type (SPIRV-Cross's
+  // fuzz-loop-variable-dominator-with-unreachable-continue-block read by the
+  // SPIR-V front end); GLSL block names are unique, so the second is renamed.
+  Module m(ShaderStage::Compute);
+  m.shader().local_size = {1, 1, 1};
+  Builder b(m);
+  const TypeId data = m.intern(Type::make_struct("Data", {testing::struct_member("value", kUint, 0)}, true,
+                                                 BlockLayout::Std430));
+  const VariableId src = b.add_global({"src", NameSource::Interface}, data, StorageClass::StorageBuffer,
+                                      Precision::None, at({}, 0, 0));
+  const VariableId dst = b.add_global({"dst", NameSource::Interface}, data, StorageClass::StorageBuffer,
+                                      Precision::None, at({}, 0, 1));
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  const RegisterId v = must(b.load(must(b.emit(Opcode::AccessStructField, {src, Operand::literal(0)}))));
+  must(b.store(must(b.emit(Opcode::AccessStructField, {dst, Operand::literal(0)})), v));
+  must(b.terminate(Opcode::Return));
+  const std::string text = testing::emit_and_compile(m);
+  CHECK(position_of(text, "buffer Data {\n") < position_of(text, "} src;"));
+  CHECK(position_of(text, "buffer Data_1 {\n") < position_of(text, "} dst;"));
+  CHECK(position_of(text, "dst.value = src.value;") > position_of(text, "} dst;"));
+}
+
 TEST_CASE("structs, arrays of arrays and constants of every kind") {
   Module m(ShaderStage::Fragment);
   Builder b(m);
