@@ -218,6 +218,12 @@ TEST_CASE("xcheck runs the examples three ways and catches a wrong expectation")
   const Run w = run_sluice(s, "xcheck " + quote(wrong.string()));
   CHECK(w.code == 1);
   CHECK_THAT(w.out, Catch::Contains("channel R: expected 1, got 0"));
+
+  // Without `; expect` lines nothing independent checks the file.
+  const fs::path bare = s.write("bare.lv", "(vec4 0 1 0 1)\n");
+  const Run b = run_sluice(s, "xcheck " + quote(bare.string()) + " --json " + quote(json.string()));
+  CHECK(b.code == 0);
+  CHECK_THAT(read_file(json.string()), Catch::Contains("unchecked: no `; expect` line"));
 }
 
 TEST_CASE("bad command lines") {
