@@ -545,7 +545,11 @@ std::optional<ReadError> Reader::read_globals() {
         d.centroid = has_decoration(id, spv::Decoration::Centroid);
         d.sample = has_decoration(id, spv::Decoration::Sample);
         d.invariant = has_decoration(id, spv::Decoration::Invariant);
-        d.readonly = has_decoration(id, spv::Decoration::NonWritable);
+        // SPIR-V 1.4 also lets NonWritable mark a Private or Function
+        // variable that is never written: a hint, which GLSL cannot spell
+        // (its memory qualifiers are for images and buffers), so it is dropped.
+        const bool hint_only = sc == ir::StorageClass::Private || sc == ir::StorageClass::Function;
+        d.readonly = !hint_only && has_decoration(id, spv::Decoration::NonWritable);
         d.writeonly = has_decoration(id, spv::Decoration::NonReadable);
         d.coherent = has_decoration(id, spv::Decoration::Coherent);
         d.volatile_ = has_decoration(id, spv::Decoration::Volatile);
