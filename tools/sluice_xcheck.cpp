@@ -37,6 +37,7 @@
 
 #include <fmt/format.h>
 
+#include "exec/device_support.h"
 #include "exec/glsl_compiler/glsl_compile.h"
 #include "device_probe.h"
 #include "exec/partner_shaders.h"
@@ -169,6 +170,12 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
     pipeline = std::move(partners->first);
     checked = partners->second.checked;
     for (const auto& name : partners->second.uncaptured) uncaptured += (uncaptured.empty() ? "" : ", ") + name;
+  }
+  // A capability the device does not enable makes the reference itself
+  // invalid to run there (exec/device_support.h): nothing to compare.
+  if (auto why = exec::unsupported_capability(reference, runner.context())) {
+    out.variants.push_back({reference_name, CheckStatus::Skip, "the device cannot run it: " + *why});
+    return out;
   }
   SluiceVariants v = compile_variants(source, path, stage, options);
   std::vector<exec::SpirvVariant> runnable;

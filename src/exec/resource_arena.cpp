@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "exec/device_support.h"
 #include "exec/vulkan_error.h"
 
 namespace sluice::exec {
@@ -110,6 +111,7 @@ SLUICE_ARENA_CREATE(compute_pipeline, VkPipeline, VkComputePipelineCreateInfo,
 #undef SLUICE_ARENA_CREATE
 
 Result<VkShaderModule> ResourceArena::shader_module(std::span<const uint32_t> words) {
+  if (auto why = unsupported_capability(words, context_)) return Error{"the device cannot run this module: " + *why};
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = words.size() * sizeof(uint32_t);
   info.pCode = words.data();

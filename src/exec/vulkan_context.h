@@ -54,6 +54,12 @@ class VulkanContext {
   uint32_t queue_family() const { return queue_family_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceFeatures& features() const { return features_; }
+  // VK_EXT_transform_feedback's features, when the extension is enabled.
+  bool transform_feedback() const { return transform_feedback_; }
+  bool geometry_streams() const { return geometry_streams_; }
+  // transformFeedbackStreamsLinesTriangles: several streams with line or
+  // triangle output (points only otherwise).
+  bool streams_lines_triangles() const { return streams_lines_triangles_; }
   // "llvmpipe (LLVM 15.0.6, 256 bits), cpu, Mesa 22.3.6 (LLVM 15.0.6), Vulkan 1.3.230"
   const std::string& description() const { return description_; }
   std::chrono::milliseconds timeout() const { return timeout_; }
@@ -104,6 +110,9 @@ class VulkanContext {
   std::chrono::milliseconds timeout_{10000};
   std::string unusable_reason_;
   bool timed_out_ = false;
+  bool transform_feedback_ = false;
+  bool geometry_streams_ = false;
+  bool streams_lines_triangles_ = false;
 };
 
 }  // namespace sluice::exec

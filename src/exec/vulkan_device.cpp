@@ -19,6 +19,16 @@ const char* const kWantedExtensions[] = {
     "VK_KHR_shader_terminate_invocation",
     "VK_EXT_shader_demote_to_helper_invocation",
     "VK_KHR_shader_non_semantic_info",
+    // Geometry shaders that emit to several vertex streams (EmitStreamVertex)
+    // declare GeometryStreams, which only this extension's geometryStreams
+    // feature allows (device_support.h).
+    "VK_EXT_transform_feedback",
+    // NVIDIA's stage extensions, which glslang's tests use (device_support.h
+    // skips a module that needs one the device lacks).
+    "VK_NV_geometry_shader_passthrough",
+    "VK_NV_viewport_array2",
+    "VK_NV_stereo_view_rendering",
+    "VK_NVX_multiview_per_view_attributes",
 };
 
 }  // namespace
@@ -62,8 +72,6 @@ Result<bool> VulkanContext::create_device(const std::vector<std::string>& extra_
       return Error{fmt::format("device extension {} is not supported by {}", name, description_)};
     if (!enabled_device_extension(name)) enabled_extensions_.push_back(name);
   }
-  std::vector<const char*> ext_names;
-  for (const auto& e : enabled_extensions_) ext_names.push_back(e.c_str());
 
   // Query every feature structure the device and instance both understand,
   // then enable exactly what was reported.
@@ -76,6 +84,8 @@ Result<bool> VulkanContext::create_device(const std::vector<std::string>& extra_
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES_KHR};
   VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT demote{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT};
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT feedback{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
   void** next = &features2.pNext;
   auto chain = [&next](auto* s) {
     *next = s;
@@ -92,9 +102,22 @@ Result<bool> VulkanContext::create_device(const std::vector<std::string>& extra_
     if (enabled_device_extension("VK_EXT_shader_demote_to_helper_invocation")) chain(&demote);
   }
   const bool use_features2 = api >= VK_API_VERSION_1_1;
+  // Its features are only reachable through VkPhysicalDeviceFeatures2.
+  if (!use_features2) std::erase(enabled_extensions_, std::string("VK_EXT_transform_feedback"));
+  if (use_features2 && enabled_device_extension("VK_EXT_transform_feedback")) chain(&feedback);
   if (use_features2) {
     vkGetPhysicalDeviceFeatures2(physical_, &features2);
     features_ = features2.features;
+    transform_feedback_ = feedback.transformFeedback == VK_TRUE;
+    geometry_streams_ = feedback.geometryStreams == VK_TRUE;
+  }
+  if (use_features2 && enabled_device_extension("VK_EXT_transform_feedback")) {
+    VkPhysicalDeviceTransformFeedbackPropertiesEXT limits{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties2.pNext = &limits;
+    vkGetPhysicalDeviceProperties2(physical_, &properties2);
+    streams_lines_triangles_ = limits.transformFeedbackStreamsLinesTriangles == VK_TRUE;
   }
   // Sparse residency needs sparse queues and memory the runner never uses.
   features_.sparseBinding = VK_FALSE;
@@ -106,6 +129,8 @@ Result<bool> VulkanContext::create_device(const std::vector<std::string>& extra_
   features_.sparseResidencyAliased = VK_FALSE;
   features2.features = features_;
 
+  std::vector<const char*> ext_names;
+  for (const auto& e : enabled_extensions_) ext_names.push_back(e.c_str());
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = queue_family_;

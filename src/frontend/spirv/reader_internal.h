@@ -26,7 +26,8 @@ struct IdValue {
     Register,
     Function,
     GlslStd450,    // the OpExtInstImport of GLSL.std.450
-    BuiltinBlock,  // a gl_PerVertex-like variable, split into one variable per member
+    BuiltinBlock,  // a gl_PerVertex-like variable, or a fragment input block whose members differ in
+                   // interpolation, split into one variable per member
     TexelPointer,  // OpImageTexelPointer: resolved by the atomic that uses it
     SpecOp,        // OpSpecConstantOp: an instruction wherever a function uses it
   };
@@ -106,7 +107,13 @@ class Reader {
 
   // --- reader_interface.cpp ---
   // A fragment input block's member interpolation onto its variable's `d`.
-  void block_member_interpolation(const Instruction& inst, Id pointee, ir::Decorations& d);
+  // A fragment input block's member interpolation: when the members agree,
+  // set on `d` (and nothing returned); when they differ, each member's
+  // (bit 0 Flat, 1 NoPerspective, 2 Centroid, 3 Sample), for
+  // split_interpolated_block.
+  std::vector<unsigned> block_member_interpolation(Id pointee, ir::Decorations& d);
+  void split_interpolated_block(const Instruction& inst, ir::TypeId block_type, Id pointee, const ir::Decorations& d,
+                                const std::vector<unsigned>& kinds);
 
   // Instruction helpers shared by the translation files.
   std::uint32_t in(const Instruction& inst, std::size_t k) const {

@@ -559,8 +559,8 @@ std::optional<ReadError> Reader::read_globals() {
         d.patch = has_decoration(id, spv::Decoration::Patch) || has_member_decoration(block_struct(pointee_id),
                                                                                    spv::Decoration::Patch);
         d.stream = decoration(id, spv::Decoration::Stream);
-        if (sc == ir::StorageClass::Input) block_member_interpolation(inst, pointee_id, d);
-        if (failed()) break;
+        const std::vector<unsigned> member_interpolation =
+            sc == ir::StorageClass::Input ? block_member_interpolation(pointee_id, d) : std::vector<unsigned>{};
         // docs/limits.md: interface locations end below 65536 (the
         // validator's rule; real devices have a few dozen).
         if ((sc == ir::StorageClass::Input || sc == ir::StorageClass::Output) &&
@@ -582,6 +582,10 @@ std::optional<ReadError> Reader::read_globals() {
           }
           d.built_in = bn;
           if (*b == static_cast<std::uint32_t>(spv::BuiltIn::FragDepth)) m_.shader().depth_replacing = true;
+        }
+        if (!member_interpolation.empty()) {
+          split_interpolated_block(inst, vt, pointee_id, d, member_interpolation);
+          break;
         }
         const ir::Type& value_type = m_.type(vt);
         // A passthrough gl_PerVertex input (GL_NV_geometry_shader_passthrough)
