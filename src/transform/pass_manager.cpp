@@ -5,7 +5,8 @@
 //       replace-uninitialized-loads →
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
-//       eliminate-dead-stores → eliminate-dead-code repeated to a fixpoint:
+//       eliminate-dead-stores → eliminate-dead-loops → eliminate-dead-code
+//       repeated to a fixpoint:
 //       while any of them changes something, for at most 8 rounds, and only
 //       while a round leaves the module no larger than it found it (each
 //       round is linear, so the pipeline is too; the cap and the size rule
@@ -60,6 +61,9 @@ PassManager::PassManager() {
   add({"scalar-replace-aggregates",
        "Function/Private structs and arrays accessed only with constant indices become a variable per element",
        scalar_replace_aggregates});
+  add({"eliminate-dead-loops",
+       "loops whose only effect is writing Function/Private variables nothing outside them reads",
+       eliminate_dead_loops});
   add({"convert-ifs", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
   add({"eliminate-dead-code",
        "eliminate-unreachable-code, remove-unused-functions, remove-unused-variables, eliminate-dead-registers",
@@ -114,7 +118,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
     return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
                      Stage{{"scalar-replace-aggregates", "replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
-                            "eliminate-dead-code"},
+                            "eliminate-dead-loops", "eliminate-dead-code"},
                            8},
                      Stage{{"dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
