@@ -80,6 +80,7 @@ void register_all() {
       {"nested_ifs", testing::scale::nested_ifs},
       {"calls", testing::scale::many_calls},
       {"memory", testing::scale::memory_traffic},
+      {"aggregates", testing::scale::aggregates},
   };
   // Every registered pass, and the -O1 pipeline.
   const transform::PassManager pm;

@@ -1,5 +1,9 @@
 // Runner::dispatch_compute: one dispatch of a compute shader, then its
-// storage buffers copied back to the host.
+// storage buffers copied back to the host. Timed (Timing), the dispatch is
+// recorded warmup + repeats times, a barrier between each two, each
+// between two timestamps.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "exec/resource_arena.h"
@@ -10,7 +14,7 @@
 namespace sluice::exec {
 
 Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spirv, DispatchSize size,
-                                           const ResourceSpec& resources) {
+                                           const ResourceSpec& resources, Timing timing) {
   VulkanContext& ctx = *context_;
   if (!ctx.unusable_reason().empty()) return Error{ctx.unusable_reason()};
   const auto& limits = ctx.properties().limits;
@@ -41,9 +45,21 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
   auto pipeline = arena.compute_pipeline(info);
   if (!pipeline) return pipeline.failure().prefixed("creating the compute pipeline: ");
 
+  std::optional<TimestampQueries> queries;
+  if (timing.repeats) {
+    auto q = TimestampQueries::create(ctx, timing.runs());
+    if (!q) return q.failure();
+    queries.emplace(std::move(*q));
+    queries->reset(*cmd);
+  }
   vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *pipeline);
   record_bindings(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *bound);
-  vkCmdDispatch(*cmd, size.x, size.y, size.z);
+  for (std::uint32_t run = 0; run < timing.runs(); ++run) {
+    if (run) barrier_between_runs(*cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    if (queries) queries->begin(*cmd, run);
+    vkCmdDispatch(*cmd, size.x, size.y, size.z);
+    if (queries) queries->end(*cmd, run);
+  }
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -54,6 +70,11 @@ Result<RunOutput> Runner::dispatch_compute(std::span<const uint32_t> compute_spi
 
   RunOutput out;
   out.storage_buffers = read_storage_buffers(*bound);
+  if (queries) {
+    auto ms = queries->milliseconds(timing.warmup);
+    if (!ms) return ms.failure();
+    out.milliseconds = std::move(*ms);
+  }
   return out;
 }
 

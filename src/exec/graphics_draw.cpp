@@ -5,6 +5,7 @@
 // to the host.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -446,15 +447,31 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   rp_begin.renderArea = scissor;
   rp_begin.clearValueCount = static_cast<uint32_t>(clears.size());
   rp_begin.pClearValues = clears.data();
-  vkCmdBeginRenderPass(*cmd, &rp_begin, VK_SUBPASS_CONTENTS_INLINE);
-  vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *pipeline);
-  record_bindings(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *bound);
-  for (std::uint32_t i = 0; i < vertex_buffers.size(); ++i) {
-    VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(*cmd, i, 1, &vertex_buffers[i].buffer, &offset);
+  // Timed (DrawOptions::timing): the render pass is recorded warmup +
+  // repeats times, each between two timestamps (timestamps.h).
+  std::optional<TimestampQueries> queries;
+  if (options.timing.repeats) {
+    auto q = TimestampQueries::create(ctx, options.timing.runs());
+    if (!q) return q.failure();
+    queries.emplace(std::move(*q));
+    queries->reset(*cmd);
   }
-  vkCmdDraw(*cmd, inputs.vertex_count, 1, 0, 0);
-  vkCmdEndRenderPass(*cmd);
+  for (std::uint32_t run = 0; run < options.timing.runs(); ++run) {
+    if (run)
+      barrier_between_runs(*cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                           VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (queries) queries->begin(*cmd, run);
+    vkCmdBeginRenderPass(*cmd, &rp_begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *pipeline);
+    record_bindings(*cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *bound);
+    for (std::uint32_t i = 0; i < vertex_buffers.size(); ++i) {
+      VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(*cmd, i, 1, &vertex_buffers[i].buffer, &offset);
+    }
+    vkCmdDraw(*cmd, inputs.vertex_count, 1, 0, 0);
+    vkCmdEndRenderPass(*cmd);
+    if (queries) queries->end(*cmd, run);
+  }
 
   for (const auto& s : slots) {
     VkBufferImageCopy region{};
@@ -473,6 +490,11 @@ Result<RunOutput> Runner::draw_stages(std::span<const PipelineStage> pipeline_st
   RunOutput out;
   for (const auto& s : slots) out.images.push_back(read_image(s, options.width, options.height));
   out.storage_buffers = read_storage_buffers(*bound);
+  if (queries) {
+    auto ms = queries->milliseconds(options.timing.warmup);
+    if (!ms) return ms.failure();
+    out.milliseconds = std::move(*ms);
+  }
   return out;
 }
 

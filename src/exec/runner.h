@@ -21,6 +21,7 @@
 
 #include "exec/block_layout.h"
 #include "exec/shader_interface.h"
+#include "exec/timestamps.h"
 #include "exec/vulkan_context.h"
 #include "ir/result.h"
 
@@ -57,6 +58,7 @@ struct BufferData {
 struct RunOutput {
   std::vector<Image> images;                // fragment outputs, by location
   std::vector<BufferData> storage_buffers;  // by (set, binding, element)
+  std::vector<double> milliseconds;         // timed runs (Timing): GPU time of each repeat
 };
 
 // Caller-supplied contents for one buffer binding (every element of an
@@ -94,6 +96,9 @@ struct DrawOptions {
   // Draws this pixel rectangle as a 4-vertex triangle strip (Amber's
   // DRAW_RECT) instead of one full-screen triangle.
   std::optional<PixelRect> rect;
+  // Repeats the render pass and times each one (timestamps.h); the images
+  // read back are the last run's.
+  Timing timing;
 };
 
 // One shader of a pipeline the caller assembles (Runner::draw_stages).
@@ -135,8 +140,9 @@ class Runner {
   Result<RunOutput> draw_stages(std::span<const PipelineStage> stages, std::size_t resource_stage,
                                 const DrawOptions& options, const ResourceSpec& resources = {});
   // Dispatches the compute shader and reads back its storage buffers.
+  // With `timing`, the dispatch is repeated and timed (timestamps.h).
   Result<RunOutput> dispatch_compute(std::span<const uint32_t> compute_spirv, DispatchSize size,
-                                     const ResourceSpec& resources = {});
+                                     const ResourceSpec& resources = {}, Timing timing = {});
 
   VulkanContext& context() { return *context_; }
 

@@ -20,9 +20,27 @@
 // seen, and (c) P is not inside a loop the record is outside of: the walk
 // opens a new loop epoch at each loop's condition, body and continue
 // blocks, and only records of the current epoch or later are used there
-// (the back edge would bring values the walk has not seen yet).
+// (the back edge would bring values the walk has not seen yet). A DoLoop
+// that nothing continues has no back edge (the inliner's wrapper): its body
+// is no new epoch. A Loop whose condition, evaluated with the values known
+// on entry (constants only: its Loads forwarded, its pure instructions
+// folded, fold.h), is false on entry never runs its body, so that first
+// test is its only one: its LoopIf gets `false`, which
+// simplify-control-flow then removes (`for (int i = 0; i < n; ++i)` with a
+// constant n ≤ 0, typically after inlining).
 // A Load of one component of a vector variable (`Load (AccessVectorComponent
-// v k)`) whose whole value x is known becomes `ExtractVectorComponent x k`.
+// v k)`) whose whole value x is known becomes `ExtractVectorComponent x k`,
+// and a Load of a swizzle (`AccessVectorComponentMulti v (k...)`)
+// `ExtractVectorComponentMulti x (k...)`. A Store through such an access
+// whose whole value x is known lane by lane (vector_lanes.h: a constant, a
+// construct from scalars) becomes a Store of the whole vector, built from
+// x's lanes with the stored ones replaced — a constant composite when every
+// lane is a constant, else one ConstructVectorFromMultiple — so a vector
+// updated through swizzles (`c.zx += …`) is a chain of whole values that
+// folding evaluates, and the variable is left without partial writes for
+// the SPIR-V output to promote. Only a Store whose access instruction is
+// stored through once is rewritten (the rewrite is keyed by it), and never
+// one that would need an extract per lane (the module would grow).
 // Only scalars, vectors and matrices are forwarded: a struct or array
 // value carried from one block to another saves nothing the SPIR-V
 // output's promotion would not, and whole-aggregate copies between buffer
@@ -37,16 +55,23 @@
 // them), so many small functions cost no more than one large one.
 // Forwarded Loads go in one transform walk of the functions that had any,
 // their uses in one module-wide Substitution sweep. Linear.
+#include <algorithm>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "ir/operands.h"
+#include "ir/structure.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
+#include "transform/control_edges.h"
 #include "transform/dominance_tree.h"
+#include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/pointer_roots.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
+#include "transform/vector_lanes.h"
 
 namespace sluice::transform {
 
@@ -55,6 +80,25 @@ using namespace ir;
 namespace {
 
 constexpr std::uint32_t kNone = ~0u;
+
+// A component access of a vector variable: its literal lanes.
+struct ComponentAccess {
+  Lanes lanes;
+  bool multi = false;
+};
+
+// A Load that becomes an extract: the opcode and its operands (value first).
+struct ExtractRewrite {
+  Opcode opcode;
+  Lanes operands;
+};
+
+// A Store through a component access that becomes a whole-vector Store.
+struct StoreRewrite {
+  VariableId variable;
+  Operand value;                            // what the variable holds after it
+  std::optional<Instruction> construct;     // defines `value` when it is no constant
+};
 
 struct Record {
   Operand value;
@@ -67,7 +111,7 @@ class StoreForwarding {
  public:
   explicit StoreForwarding(Module& m)
       : m_(m), candidate_(m.variable_count()), private_(m.variable_count()),
-        version_(m.variable_count()), latest_(m.variable_count(), kNone), roots_(m) {
+        version_(m.variable_count()), latest_(m.variable_count(), kNone), roots_(m), lanes_(m) {
     for (std::uint32_t v = 0; v < m.variable_count(); ++v) {
       const Variable& var = m.variable(VariableId(v));
       if (!is_invocation_memory(m, VariableId(v))) continue;
@@ -82,22 +126,28 @@ class StoreForwarding {
     for (std::uint32_t i = 0; i < m_.function_count(); ++i) {
       if (!m_.function(FunctionId(i)).entry.valid()) continue;
       fid_ = FunctionId(i);
-      const std::size_t before = subst_.size() + extracts_.size();
+      const std::size_t before = subst_.size() + extracts_.size() + stores_.size();
       walk();
-      touched[i] = subst_.size() + extracts_.size() != before;
+      touched[i] = subst_.size() + extracts_.size() + stores_.size() != before;
     }
-    if (subst_.empty() && extracts_.empty()) return false;
+    for (auto [f, cond] : never_entered_)
+      m_.function(f).block(cond).instructions.back().operands[0] = Operand(m_.bool_constant(false));
+    if (subst_.empty() && extracts_.empty() && stores_.empty()) return !never_entered_.empty();
     for (std::uint32_t i = 0; i < m_.function_count(); ++i) {
       if (!touched[i]) continue;
       const FunctionId fid(i);
       auto removed = transform_block(m_, fid, m_.function(fid).entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
+        if (inst.opcode == Opcode::Store && inst.operands.size() == 2 && inst.operands[0].is_register())
+          return rewrite_store(inst.operands[0].as_register());
         if (!inst.result.valid()) return {};
         if (subst_.replaced(inst.result)) return {Transform::remove()};
         if (inst.opcode != Opcode::Load) return {};
         const auto it = extracts_.find(inst.result.index());
         if (it == extracts_.end()) return {};
-        const Operand operands[] = {subst_.resolve(it->second.first), it->second.second};
-        auto extract = make_with_result_id(m_, Opcode::ExtractVectorComponent, inst.result, operands);
+        Lanes operands = it->second.operands;
+        operands[0] = subst_.resolve(operands[0]);
+        auto extract = make_with_result_id(m_, it->second.opcode, inst.result,
+                                          std::span<const Operand>(operands.data(), operands.size()));
         if (!extract) return {};
         return {Transform::add(std::move(*extract))};
       });
@@ -108,6 +158,103 @@ class StoreForwarding {
   }
 
  private:
+  Transforms rewrite_store(RegisterId pointer) {
+    const auto it = stores_.find(pointer.index());
+    if (it == stores_.end()) return {};
+    StoreRewrite& r = it->second;
+    Transforms out;
+    if (r.construct) {
+      for (Operand& o : r.construct->operands) o = subst_.resolve(o);
+      out.push_back(Transform::add(std::move(*r.construct)));
+    }
+    const Operand operands[] = {Operand(r.variable), subst_.resolve(r.value)};
+    auto store = make(m_, Opcode::Store, operands);
+    if (!store) return {};  // (cannot happen: the value has the variable's type) keep the original
+    out.push_back(Transform::add(std::move(*store)));
+    return out;
+  }
+
+  // `Store pointer value`, pointer a component access of v: the whole value
+  // of v afterwards, if v's value before is known lane by lane.
+  bool forward_component_store(VariableId v, RegisterId pointer, Operand stored) {
+    const auto access = component_.find(pointer.index());
+    if (access == component_.end() || stores_through_[pointer.index()] != 1) return false;
+    const auto before = known(v);
+    if (!before) return false;
+    auto lanes = lanes_.of(subst_.resolve(*before));
+    if (!lanes) return false;
+    const Lanes& targets = access->second.lanes;
+    if (access->second.multi) {
+      auto parts = lanes_.of(stored);
+      if (!parts || parts->size() != targets.size()) return false;
+      for (std::size_t j = 0; j < targets.size(); ++j) (*lanes)[targets[j].value()] = (*parts)[j];
+    } else {
+      (*lanes)[targets[0].value()] = stored;
+    }
+    for (Operand& o : *lanes) o = subst_.resolve(o);
+    const TypeId type = m_.type(m_.variable(v).type).element;
+    StoreRewrite rewrite{v, {}, std::nullopt};
+    if (std::all_of(lanes->begin(), lanes->end(), [](Operand o) { return o.is_constant(); })) {
+      std::vector<ConstantId> parts;
+      for (Operand o : *lanes) parts.push_back(o.as_constant());
+      rewrite.value = Operand(m_.composite_constant(type, parts));
+    } else {
+      auto construct = make(m_, Opcode::ConstructVectorFromMultiple,
+                            std::span<const Operand>(lanes->data(), lanes->size()), type, m_.variable(v).precision);
+      if (!construct) return false;
+      rewrite.value = Operand(construct->result);
+      lanes_.note(construct->result, *lanes);
+      rewrite.construct = std::move(*construct);
+    }
+    ++version_[v.index()];
+    record(v, rewrite.value);
+    stores_.emplace(pointer.index(), std::move(rewrite));
+    return true;
+  }
+
+  // Whether the loop condition block `cond` gives false with the values
+  // known here (before the loop's epoch opens).
+  bool false_on_entry(BlockId cond) {
+    const Block& b = m_.function(fid_).block(cond);
+    if (!b.declarations.empty() || b.merge.valid()) return false;
+    std::unordered_map<std::uint32_t, Operand> values;
+    auto value_of = [&](Operand o) {
+      if (o.is_register())
+        if (const auto it = values.find(o.value()); it != values.end()) return it->second;
+      return subst_.resolve(o);
+    };
+    std::vector<Operand> operands;
+    for (const Instruction& inst : b.instructions) {
+      if (inst.opcode == Opcode::LoopIf) {
+        const Operand c = inst.operands.empty() ? Operand{} : value_of(inst.operands[0]);
+        return c.is_constant() && constant_bool(m_, c) == false;
+      }
+      if (!inst.result.valid()) return false;
+      if (inst.opcode == Opcode::Load) {
+        const Operand p = inst.operands[0];
+        if (!p.is_variable() || !candidate_[p.value()]) return false;
+        const auto value = known(p.as_variable());
+        if (!value || !subst_.resolve(*value).is_constant()) return false;
+        values[inst.result.index()] = subst_.resolve(*value);
+        continue;
+      }
+      const OpcodeInfo& oi = info(inst.opcode);
+      const bool pure = !oi.has_side_effects && (oi.family == OpcodeFamily::Unary || oi.family == OpcodeFamily::Binary ||
+                                                 oi.family == OpcodeFamily::BuiltIn || oi.family == OpcodeFamily::Construct ||
+                                                 oi.family == OpcodeFamily::Extract);
+      if (!pure) return false;
+      operands.clear();
+      for (const Operand& o : inst.operands) {
+        operands.push_back(value_of(o));
+        if (!operands.back().is_constant() && !operands.back().is_literal()) return false;
+      }
+      const auto c = fold::evaluate(fold::Evaluation{m_, inst.opcode, inst.aux, m_.reg(inst.result).type, operands});
+      if (!c) return false;
+      values[inst.result.index()] = Operand(*c);
+    }
+    return false;
+  }
+
   // One function's dominance-tree walk. The per-variable tables are the
   // module's, left as they were (every record undone) when it ends; the
   // per-function maps start empty.
@@ -116,8 +263,11 @@ class StoreForwarding {
     records_.clear();
     index_bound_ = {};
     barrier_ = epoch_ = 0;
+    lanes_.clear();
+    stores_through_.clear();
     note_index_bounds(f);
     const DominanceTree tree = dominance_tree(f);
+    const ControlEdges edges = compute_control_edges(f);
     struct Frame {
       BlockId block;
       std::uint32_t next_child;
@@ -137,7 +287,11 @@ class StoreForwarding {
         const BlockId child = tree.children[top.next_child++];
         const Block& parent = m_.function(fid_).block(top.block);
         const auto op = parent.terminator_opcode();
-        const bool in_loop = op && (*op == Opcode::Loop || *op == Opcode::DoLoop) && child != parent.merge;
+        // A DoLoop nothing continues runs its body once (inlined calls): no back edge.
+        const bool in_loop = op && (*op == Opcode::Loop || *op == Opcode::DoLoop) && child != parent.merge &&
+                             !(*op == Opcode::DoLoop && edges.continues[top.block.index()].empty());
+        if (op && *op == Opcode::Loop && child == parent.loop_condition() && false_on_entry(child))
+          never_entered_.emplace_back(fid_, child);
         enter(child, in_loop ? ++epoch_ : top.barrier);
         continue;
       }
@@ -176,9 +330,12 @@ class StoreForwarding {
 
   // For each register used as a dynamic index: the smallest extent it
   // indexes (vector size, matrix columns, array length).
+  // Also counts the Stores through each register (stores_through_).
   void note_index_bounds(const Function& f) {
     visit(f, [&](const BlockVisit&, const Block& b) {
       for (const Instruction& inst : b.instructions) {
+        if (inst.opcode == Opcode::Store && !inst.operands.empty() && inst.operands[0].is_register())
+          ++stores_through_[inst.operands[0].value()];
         // An Access or Extract whose operand 1 is a value (not a literal) indexes.
         const OpcodeFamily family = info(inst.opcode).family;
         const bool indexes = (family == OpcodeFamily::Access || family == OpcodeFamily::Extract) &&
@@ -219,20 +376,31 @@ class StoreForwarding {
     }
     for (const Instruction& inst : block.instructions) {
       if (inst.opcode == Opcode::Call) ++calls_;
+      lanes_.note(inst);
       for_each_operand(inst, [&](const Operand& o, std::size_t k) {
         const VariableId v = roots_.root(o);
         if (!v.valid() || !candidate_[v.index()]) return;
         if (is_chain_base(inst, k)) {
-          if (inst.opcode == Opcode::AccessVectorComponent && o.is_variable() && inst.operands[1].is_literal())
-            component_[inst.result.index()] = inst.operands[1];
+          const bool multi = inst.opcode == Opcode::AccessVectorComponentMulti;
+          if ((multi || inst.opcode == Opcode::AccessVectorComponent) && o.is_variable() && inst.result.valid() &&
+              std::all_of(inst.operands.begin() + 1, inst.operands.end(), [](Operand l) { return l.is_literal(); }))
+            component_[inst.result.index()] = ComponentAccess{Lanes(inst.operands.begin() + 1, inst.operands.end()), multi};
           return;
         }
         if (k == 0 && inst.opcode == Opcode::Load && inst.result.valid() && o.is_register()) {
           const auto c = component_.find(o.value());
           if (c == component_.end()) return;  // a read of part of it
-          if (auto value = known(v)) extracts_.emplace(inst.result.index(), std::make_pair(*value, c->second));
+          if (auto value = known(v)) {
+            ExtractRewrite e{c->second.multi ? Opcode::ExtractVectorComponentMulti : Opcode::ExtractVectorComponent,
+                             Lanes{*value}};
+            e.operands.insert(e.operands.end(), c->second.lanes.begin(), c->second.lanes.end());
+            extracts_.emplace(inst.result.index(), std::move(e));
+          }
           return;
         }
+        if (k == 0 && inst.opcode == Opcode::Store && o.is_register() && inst.operands.size() == 2 &&
+            forward_component_store(v, o.as_register(), subst_.resolve(inst.operands[1])))
+          return;
         if (k == 0 && inst.opcode == Opcode::Load) {
           if (!o.is_variable() || !inst.result.valid()) return;
           if (auto value = known(v); value && same_precision(*value, inst.result) &&
@@ -257,8 +425,12 @@ class StoreForwarding {
   std::vector<bool> candidate_, private_;
   std::vector<std::uint32_t> version_, latest_;
   const PointerRoots roots_;
-  std::unordered_map<std::uint32_t, Operand> component_;  // AccessVectorComponent of a variable: its literal
-  std::unordered_map<std::uint32_t, std::pair<Operand, Operand>> extracts_;  // Load -> (vector value, literal)
+  std::unordered_map<std::uint32_t, ComponentAccess> component_;  // component access of a variable -> its lanes
+  std::unordered_map<std::uint32_t, ExtractRewrite> extracts_;     // Load -> its extract
+  std::unordered_map<std::uint32_t, StoreRewrite> stores_;         // component access stored through -> the rewrite
+  std::unordered_map<std::uint32_t, std::uint32_t> stores_through_;  // register -> Stores through it
+  VectorLanes lanes_;
+  std::vector<std::pair<FunctionId, BlockId>> never_entered_;  // Loop conditions false on entry
   std::unordered_map<std::uint32_t, std::uint32_t> index_bound_;  // register used as an index -> extent
   std::vector<Record> records_;
   std::vector<std::pair<VariableId, std::uint32_t>> undo_;  // (variable, its previous latest record)

@@ -25,8 +25,9 @@
 // reach Unreachable: SPIR-V's continue construct may not end the invocation
 // (its back-edge block must post-dominate the continue target; docs/ir.md,
 // "SPIR-V output"), while a call there may (SPIR-V readers meet such calls:
-// GraphicsFuzz's cov-wrap-op-kill-* scripts). A call in a block the pass
-// split (after an inlined call) counts as being in a continue block.
+// GraphicsFuzz's cov-wrap-op-kill-* scripts). A block the pass split
+// (after an inlined call) is in a continue construct when the block it was
+// split from was.
 //
 // Budgets (InlineOptions): inlining alone can grow a module exponentially
 // (f_k calling f_{k-1} twice doubles at each level), so before a call
@@ -92,7 +93,7 @@ class Inliner {
     bool changed = false;
     for (FunctionId f : order) {
       bool here = false;
-      const std::vector<bool> in_continue = continue_construct_blocks(m_.function(f));
+      std::vector<bool> in_continue = continue_construct_blocks(m_.function(f));
       auto s = transform_block(m_, f, m_.function(f).entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
         if (inst.opcode != Opcode::Call || inst.operands.empty() || !inst.operands[0].is_function()) return {};
         const FunctionId callee = inst.operands[0].as_function();
@@ -107,6 +108,12 @@ class Inliner {
         if (!well_formed_call(callee, inst)) return {};
         auto head = inline_call(f, callee, inst);
         if (!head) return {};
+        // The rest of the block goes on in the chain's last block (add_block).
+        const Function& fn = m_.function(f);
+        BlockId last = *head;
+        while (fn.block(last).merge.valid()) last = fn.block(last).merge;
+        if (in_continue.size() < fn.blocks.size()) in_continue.resize(fn.blocks.size());
+        in_continue[last.index()] = site.block.index() >= in_continue.size() || in_continue[site.block.index()];
         size_[f.index()] += cost;
         total += cost;
         here = true;

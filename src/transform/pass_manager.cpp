@@ -5,9 +5,16 @@
 //       replace-uninitialized-loads →
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
-//       eliminate-dead-stores → eliminate-dead-code repeated while any of
-//       them changes something (at most 4 rounds: each round is linear, so
-//       the pipeline is too); then dealias. O1 keeps the shader's interface
+//       eliminate-dead-stores → eliminate-dead-loops → eliminate-dead-code
+//       repeated to a fixpoint:
+//       while any of them changes something, for at most 8 rounds, and only
+//       while a round leaves the module no larger than it found it (each
+//       round is linear, so the pipeline is too; the cap and the size rule
+//       keep passes that undo each other from cycling or growing the
+//       module). Constants that appear only after inlining and folding
+//       (an If, Switch or Loop on a now-constant condition, a vector updated
+//       through swizzles) take a round per step of the chain; the corpus
+//       needs at most 6 (docs/performance.md); then dealias. O1 keeps the shader's interface
 //       as declared: remove-unused-resources (which drops resources no
 //       instruction uses, as spirv-opt -O does) changes what reflection and
 //       the application see, so it runs only when asked for by name
@@ -51,6 +58,12 @@ PassManager::PassManager() {
        forward_stores});
   add({"loop-exit-in-header", "workaround: a loop's leading exit test becomes its condition (docs/workarounds.md)",
        loop_exit_in_header});
+  add({"scalar-replace-aggregates",
+       "Function/Private structs and arrays accessed only with constant indices become a variable per element",
+       scalar_replace_aggregates});
+  add({"eliminate-dead-loops",
+       "loops whose only effect is writing Function/Private variables nothing outside them reads",
+       eliminate_dead_loops});
   add({"convert-ifs", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
   add({"eliminate-dead-code",
        "eliminate-unreachable-code, remove-unused-functions, remove-unused-variables, eliminate-dead-registers",
@@ -103,10 +116,10 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
   if (level == "O0") return Pipeline{{Stage{{"dealias"}, 1}}};
   if (level == "O1")
     return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
-                     Stage{{"replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
+                     Stage{{"scalar-replace-aggregates", "replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
-                            "eliminate-dead-code"},
-                           4},
+                            "eliminate-dead-loops", "eliminate-dead-code"},
+                           8},
                      Stage{{"dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
 }
@@ -131,6 +144,15 @@ Result<Pipeline> PassManager::parse_pass_list(std::string_view list) const {
 
 namespace {
 
+// Instructions in the module's functions, terminators included: the size
+// the fixpoint must not grow.
+std::size_t instruction_count(const ir::Module& m) {
+  std::size_t n = 0;
+  for (std::uint32_t i = 0; i < m.function_count(); ++i)
+    for (const ir::Block& b : m.function(ir::FunctionId(i)).blocks) n += b.instructions.size();
+  return n;
+}
+
 std::string list_problems(const std::vector<std::string>& problems) {
   std::string out;
   for (const std::string& p : problems) out += "\n  " + p;
@@ -147,6 +169,7 @@ Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pip
       return Error{fmt::format("the input IR is invalid (before any pass):{}", list_problems(problems))};
   }
   for (const Stage& stage : pipeline.stages) {
+    std::size_t size = stage.max_rounds > 1 ? instruction_count(m) : 0;
     for (unsigned round = 0; round < std::max(1u, stage.max_rounds); ++round) {
       bool changed = false;
       for (const std::string& name : stage.passes) {
@@ -165,6 +188,12 @@ Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pip
         }
       }
       if (!changed) break;
+      if (stage.max_rounds > 1) {
+        // A round that grew the module ends the fixpoint: its next round could grow it again.
+        const std::size_t now = instruction_count(m);
+        if (now > size) break;
+        size = now;
+      }
     }
   }
   return runs;

@@ -57,6 +57,12 @@ PassResult lower_increments(ir::Module& m);
 // Loads of whole Function/Private variables whose value a dominating
 // Store, Load or initializer gives, with no write in between.
 PassResult forward_stores(ir::Module& m);
+// Loops whose only effects are writes to Function/Private variables that
+// nothing outside them reads (assumed to terminate, as spirv-opt does).
+PassResult eliminate_dead_loops(ir::Module& m);
+// Function/Private structs and arrays accessed only through constant
+// indices (and whole Loads and Stores) become one variable per element.
+PassResult scalar_replace_aggregates(ir::Module& m);
 // If whose branches only merge: NextBlock, the merge input a Select.
 PassResult convert_ifs(ir::Module& m);
 

@@ -12,6 +12,14 @@
 //   DoLoop whose condition block ends `LoopIf false`, continued only at the
 //   end of its body, never broken out of
 //                              -> body, continue block, condition once.
+//   Switch on a constant       -> NextBlock into the case it selects (the
+//                                 default when no label matches; the merge
+//                                 block when there is neither), whose
+//                                 closing `Break v` becomes NextBlock into
+//                                 the old merge block. Not when that case
+//                                 falls through (Passthrough) or another
+//                                 Break to the switch sits below a case's
+//                                 top-level chain.
 //   NextBlock                  -> the merge block is appended to the block
 //                                 (chains stitched into one block).
 // A rewrite is made only when every jump to the construct sits where the
@@ -26,6 +34,8 @@
 // under the absorbed block move with it. Uses of dropped merge inputs are
 // rewritten in one Substitution sweep at the end, and unreachable blocks are
 // compacted away. Linear.
+#include <algorithm>
+
 #include "transform/control_edges.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
@@ -171,6 +181,46 @@ class Simplifier {
     return true;
   }
 
+  bool simplify_switch(BlockId x) {
+    const Instruction* t = block(x).terminator();
+    if (!t || t->operands.empty() || !t->operands[0].is_constant()) return false;
+    const Constant& c = m_.constant(t->operands[0].as_constant());
+    if (c.is_composite() || c.spec_id || c.spec_op != SpecOp::None) return false;
+    const Block& b = block(x);
+    std::optional<std::size_t> taken;
+    for (std::size_t k = 0; k < b.cases.size() && !taken; ++k)
+      if (b.cases[k].value == c.bits) taken = k;
+    for (std::size_t k = 0; k < b.cases.size() && !taken; ++k)
+      if (!b.cases[k].value) taken = k;
+    const BlockId merge = b.merge;
+    const BlockId chosen = taken ? b.case_blocks[*taken] : BlockId{};
+    // Every Break to the switch: the chosen case's closing one, or directly
+    // in another case's chain (dropped with it).
+    BlockId exit;
+    for (BlockId e : edges_.exits[x.index()]) {
+      const BlockId head = edges_.context[e.index()].chain_head;
+      if (chosen.valid() && head == chosen && !exit.valid()) {
+        exit = e;
+        continue;
+      }
+      if (head == chosen || std::find(b.case_blocks.begin(), b.case_blocks.end(), head) == b.case_blocks.end())
+        return false;
+    }
+    if (!chosen.valid()) {
+      if (block(merge).merge_input.valid()) return false;
+      next_block(x, merge);
+      return true;
+    }
+    // The chosen chain's last block: a Passthrough there runs the next case too.
+    BlockId last = chosen;
+    while (block(last).merge.valid()) last = block(last).merge;
+    if (simple_block_ending(last, Opcode::Passthrough)) return false;
+    if (exit.valid() && exit != last) return false;
+    if (exit.valid() && !retarget_exit(exit, merge)) return false;
+    next_block(x, chosen);
+    return true;
+  }
+
   bool stitch(BlockId x) {
     const BlockId next = block(x).merge;
     if (!next.valid() || next == x || next.index() >= fn().blocks.size()) return false;
@@ -193,6 +243,7 @@ class Simplifier {
       case Opcode::If: return simplify_if(x);
       case Opcode::Loop: return simplify_loop(x);
       case Opcode::DoLoop: return simplify_do_loop(x);
+      case Opcode::Switch: return simplify_switch(x);
       case Opcode::NextBlock: return stitch(x);
       default: return false;
     }

@@ -155,4 +155,48 @@ inline ir::Module memory_traffic(std::size_t instructions) {
   return std::move(s.m);
 }
 
+// Aggregates and swizzles for scalar-replace-aggregates and forward-stores'
+// vector lanes: one block; per step (14 instructions) a fresh local
+// struct { float; vec4 } and a fresh float[2], written and read through
+// constant indices, the vec4 member updated through a swizzle with a
+// constant, and the running sum.
+inline ir::Module aggregates(std::size_t instructions) {
+  using namespace ir;
+  Shader s;
+  StructMember a, b;
+  a.name = "a";
+  a.type = predefined::kFloat;
+  b.name = "b";
+  b.type = predefined::kVec4;
+  const TypeId pair = s.m.intern(Type::make_struct("P", {a, b}));
+  const TypeId floats = s.m.intern(Type::make_array(predefined::kFloat, 2));
+  const TypeId vec2 = s.m.vector_type(ScalarKind::Float, 2);
+  const ConstantId half = s.m.float_constant(0.5f);
+  const ConstantId halves[] = {half, half};
+  const ConstantId swizzled = s.m.composite_constant(vec2, halves);
+  const ConstantId one = predefined::kFloatOne;
+  const ConstantId four_ones[] = {one, one, one, one};
+  const ConstantId ones = s.m.composite_constant(predefined::kVec4, four_ones);
+  s.b.begin_function({"main", NameSource::Internal}, predefined::kVoid);
+  const RegisterId x = s.b.load(s.input).value();
+  RegisterId sum = x;
+  for (std::size_t i = 0; i + 14 <= instructions; i += 14) {
+    const VariableId p = s.b.declare_local({"p", NameSource::Temporary}, pair, Precision::High);
+    const VariableId f = s.b.declare_local({"f", NameSource::Temporary}, floats, Precision::High);
+    const RegisterId pa = s.emit(Opcode::AccessStructField, {p, Operand::literal(0)});
+    s.b.store(pa, sum).value();
+    const RegisterId pb = s.emit(Opcode::AccessStructField, {p, Operand::literal(1)});
+    s.b.store(pb, ones).value();
+    const RegisterId zx = s.emit(Opcode::AccessVectorComponentMulti, {pb, Operand::literal(2), Operand::literal(0)});
+    s.b.store(zx, swizzled).value();
+    const RegisterId f1 = s.emit(Opcode::AccessArrayElement, {f, predefined::kIntOne});
+    s.b.store(f1, s.b.load(pa).value()).value();
+    const RegisterId z = s.b.load(s.emit(Opcode::AccessVectorComponent, {pb, Operand::literal(2)})).value();
+    sum = s.emit(Opcode::Add, {s.b.load(f1).value(), z});
+  }
+  s.b.store(s.color, sum).value();
+  s.b.terminate(Opcode::Return).value();
+  return std::move(s.m);
+}
+
 }  // namespace sluice::testing::scale

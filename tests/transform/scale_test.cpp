@@ -56,6 +56,10 @@ TEST_CASE("every pass completes on 10^5 and 10^6 instructions") {
     const Module m = testing::scale::memory_traffic(n);
     run_each_pass(m);
   }
+  SECTION("aggregates and swizzles") {
+    const Module m = testing::scale::aggregates(n);
+    run_each_pass(m);
+  }
 }
 
 TEST_CASE("O1 on the large shapes gives what the small rules predict") {
@@ -75,4 +79,14 @@ TEST_CASE("O1 on the large shapes gives what the small rules predict") {
   REQUIRE(nested_runs.ok());
   CHECK(testing::count_instructions(nested, Opcode::If) == 5000);
   testing::require_valid(nested);
+  // Aggregates: every struct and array is split, every swizzle folded:
+  // per step one Add of the running sum and the constant 0.5 remains.
+  Module aggregates = testing::scale::aggregates(14 * 5000);
+  auto aggregate_runs = pm.run(aggregates, *pm.pipeline("O1"), options);
+  REQUIRE(aggregate_runs.ok());
+  testing::require_valid(aggregates);
+  CHECK(testing::count_instructions(aggregates, Opcode::AccessStructField) == 0);
+  CHECK(testing::count_instructions(aggregates, Opcode::AccessArrayElement) == 0);
+  CHECK(testing::count_instructions(aggregates, Opcode::Add) == 5000);
+  CHECK(testing::count_instructions(aggregates, Opcode::Load) == 1);
 }

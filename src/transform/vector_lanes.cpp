@@ -1,0 +1,44 @@
+#include "transform/vector_lanes.h"
+
+namespace sluice::transform {
+
+using namespace ir;
+
+void VectorLanes::note(const Instruction& inst) {
+  if (!inst.result.valid()) return;
+  const Type& t = m_.type(m_.reg(inst.result).type);
+  if (t.kind != TypeKind::Vector) return;
+  if (inst.opcode == Opcode::ConstructVectorFromScalar && inst.operands.size() == 1) {
+    if (m_.type(m_.type_of(inst.operands[0])).kind != TypeKind::Scalar) return;
+    lanes_[inst.result.index()] = Lanes(t.count, inst.operands[0]);
+    return;
+  }
+  if (inst.opcode != Opcode::ConstructVectorFromMultiple || inst.operands.size() != t.count) return;
+  Lanes lanes;
+  for (const Operand& o : inst.operands) {
+    // Same component type only: a conversion inside the constructor is no lane.
+    if (m_.type_of(o) != t.element) return;
+    lanes.push_back(o);
+  }
+  lanes_[inst.result.index()] = std::move(lanes);
+}
+
+std::optional<Lanes> VectorLanes::of(Operand value) const {
+  if (value.is_constant()) {
+    const Constant& c = m_.constant(value.as_constant());
+    if (c.spec_id || c.spec_op != SpecOp::None || m_.type(c.type).kind != TypeKind::Vector) return std::nullopt;
+    Lanes lanes;
+    for (ConstantId part : c.components) {
+      const Constant& p = m_.constant(part);
+      if (p.spec_id || p.spec_op != SpecOp::None) return std::nullopt;
+      lanes.push_back(Operand(part));
+    }
+    return lanes;
+  }
+  if (!value.is_register()) return std::nullopt;
+  const auto it = lanes_.find(value.value());
+  if (it == lanes_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace sluice::transform

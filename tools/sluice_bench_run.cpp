@@ -1,0 +1,266 @@
+// `sluice bench-run FILES... [--device gpu] [--iter N] [--grid-divisor D]`:
+// the GPU run time of the same shader compiled five ways (issue 19):
+//
+//   glslang            glslang's SPIR-V (as glslangValidator -V)
+//   glslang+spirv-opt  that, through SPIRV-Tools' optimizer (spirv-opt -O)
+//   sluice-O0          Sluice's SPIR-V, -O0
+//   sluice-O1          Sluice's SPIR-V, -O1
+//   sluice-glsl        Sluice's GLSL (-O1) compiled by glslang
+//
+// (a λV file has no glslang variants of its own: its two glslang variants
+// compile Sluice's -O1 GLSL, with and without spirv-opt). Everything is
+// done in process, so a copied `sluice` binary and the shader files are all
+// a machine needs. Each shader names its work in a comment:
+// `bench-run: dispatch X Y Z [elements E]` (compute; the output buffer's
+// runtime array gets E elements per workgroup) or `bench-run: draw W H`
+// (fragment); `--grid-divisor D` divides those sizes (lavapipe runs in
+// seconds), and GLSL shaders read `ITER` (their inner work), which
+// `--iter N` defines, and `SIZE` (the draw's width).
+//
+// Every variant is first run once and its results compared with the first
+// variant's (exec/compare.h's rules, as xcheck); then it is run `--warmup`
+// plus `--repeats` times in one command buffer, each run between two
+// Vulkan timestamp queries (exec/timestamps.h), and the median of the
+// repeats is reported, with the ratio to the faster glslang variant.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "exec/compare.h"
+#include "exec/glsl_compiler/glsl_compile.h"
+#include "exec/runner.h"
+#include "device_probe.h"
+#include "sluice_commands.h"
+#include "sluice_pipeline.h"
+#include "xcheck_variants.h"
+
+namespace sluice::tools {
+namespace {
+
+struct BenchArgs {
+  std::vector<std::string> files;
+  std::string device = "cpu";
+  std::optional<unsigned> iter;
+  unsigned grid_divisor = 1;
+  unsigned warmup = 3;
+  unsigned repeats = 20;
+  unsigned timeout_seconds = 600;
+  std::string tsv;
+  std::string workarounds = "auto";
+};
+
+struct Work {
+  bool draw = false;
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint32_t elements = 1;  // per workgroup, in the output buffer's runtime array
+};
+
+std::optional<Work> work_of(const std::string& source, unsigned divisor) {
+  std::smatch m;
+  static const std::regex dispatch(R"(bench-run:\s*dispatch\s+(\d+)\s+(\d+)\s+(\d+)(\s+elements\s+(\d+))?)");
+  static const std::regex draw(R"(bench-run:\s*draw\s+(\d+)\s+(\d+))");
+  auto scaled = [&](const std::string& s) { return std::max<std::uint32_t>(1, std::stoul(s) / divisor); };
+  if (std::regex_search(source, m, dispatch)) {
+    const std::uint32_t elements = m[5].matched ? std::max<std::uint32_t>(1, std::stoul(m[5])) : 1;
+    return Work{false, scaled(m[1]), scaled(m[2]), scaled(m[3]), elements};
+  }
+  if (std::regex_search(source, m, draw)) return Work{true, scaled(m[1]), scaled(m[2]), 1, 1};
+  return std::nullopt;
+}
+
+// `#define SIZE w` (the draw's width) and `#define ITER n` after the #version line.
+std::string with_defines(const std::string& source, const Work& work, std::optional<unsigned> iter) {
+  const auto version = source.find("#version");
+  const auto eol = version == std::string::npos ? std::string::npos : source.find('\n', version);
+  if (eol == std::string::npos) return source;
+  std::string defines = fmt::format("#define SIZE {}\n", work.x);
+  if (iter) defines += fmt::format("#define ITER {}\n", *iter);
+  return source.substr(0, eol + 1) + defines + source.substr(eol + 1);
+}
+
+struct Variant {
+  std::string name;
+  StepResult<std::vector<std::uint32_t>> spirv;
+};
+
+StepResult<std::vector<std::uint32_t>> sluice_spirv(const std::string& source, const std::string& path,
+                                                    PipelineOptions options, const char* level) {
+  options.opt_level = level;
+  auto module = compile_to_ir(source, path, options);
+  if (!module.ok()) return {std::nullopt, module.failure};
+  auto words = emit_spirv(*module.value, options);
+  if (words.ok())
+    if (const auto messages = spirv::validate(*words.value, options.spirv.target); !messages.empty())
+      return {std::nullopt, {"Sluice's SPIR-V fails spirv-val: " + messages.front(), 1}};
+  return words;
+}
+
+StepResult<std::vector<std::uint32_t>> optimized(const StepResult<std::vector<std::uint32_t>>& in,
+                                                 const PipelineOptions& options) {
+  if (!in.ok()) return in;
+  auto words = spirv::optimize(*in.value, options.spirv.target);
+  if (!words) return {std::nullopt, {"spirv-opt: " + words.error(), 1}};
+  return {std::move(*words), {}};
+}
+
+std::vector<Variant> variants_of(const std::string& source, const std::string& path, exec::ShaderStage stage,
+                                 const PipelineOptions& options) {
+  std::vector<Variant> out;
+  const SluiceVariants s = compile_variants(source, path, stage, options);
+  if (is_lambdav_path(path)) {
+    out.push_back({"glslang", s.via_glsl});
+    out.push_back({"glslang+spirv-opt", optimized(s.via_glsl, options)});
+  } else {
+    out.push_back({"glslang", glsl_to_checked_spirv(source, stage, options, "the file's")});
+    out.push_back({"glslang+spirv-opt", optimized(out.back().spirv, options)});
+  }
+  out.push_back({"sluice-O0", sluice_spirv(source, path, options, "O0")});
+  out.push_back({"sluice-O1", s.spirv});
+  out.push_back({"sluice-glsl", s.via_glsl});
+  return out;
+}
+
+Result<exec::RunOutput> run(exec::Runner& runner, const std::vector<std::uint32_t>& spirv, const Work& work,
+                            exec::Timing timing) {
+  if (!work.draw) {
+    exec::ResourceSpec resources;
+    resources.runtime_array_length = work.x * work.y * work.z * work.elements;
+    return runner.dispatch_compute(spirv, {work.x, work.y, work.z}, resources, timing);
+  }
+  exec::DrawOptions draw;
+  draw.width = work.x;
+  draw.height = work.y;
+  draw.timing = timing;
+  return runner.draw_fragment(spirv, draw);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+int run_bench(BenchArgs& args) {
+  PipelineOptions options;
+  options.workarounds = args.workarounds;
+  if (auto e = finish_pipeline_options(options, "", "", "", ""); !e.empty()) {
+    std::cerr << "sluice: error: " << e << "\n";
+    return kExitUsage;
+  }
+  auto device = exec::parse_device_choice(args.device);
+  if (!device || args.grid_divisor == 0 || args.repeats == 0) {
+    std::cerr << "sluice: error: " << (device ? "--grid-divisor and --repeats must be positive" : device.error())
+              << "\n";
+    return kExitUsage;
+  }
+  // --workarounds=auto (the default, as render and xcheck): the device's.
+  if (options.workarounds == "auto") {
+    const DeviceProbe probe = device->kind == exec::DeviceChoice::Cpu ? DeviceProbe{} : probe_device(*device);
+    if (auto e = resolve_auto_workarounds(options, probe.identity); !e.empty()) {
+      std::cerr << "sluice: error: " << e << "\n";
+      return kExitUsage;
+    }
+  }
+  exec::ContextOptions context;
+  context.device = *device;
+  context.timeout = std::chrono::seconds(args.timeout_seconds);
+  auto runner = exec::Runner::create(context);
+  if (!runner) {
+    std::cerr << "sluice: error: " << runner.error() << "\n";
+    return kExitError;
+  }
+  std::string workarounds;
+  for (const std::string& w : options.workaround_names) workarounds += (workarounds.empty() ? "" : ",") + w;
+  std::cout << fmt::format("device: {}\nSluice's workarounds: {}\n", runner->context().description(),
+                           workarounds.empty() ? "none" : workarounds);
+  std::cout << fmt::format("median of {} timed runs after {} warm-up runs, milliseconds of GPU time (timestamps)\n\n",
+                           args.repeats, args.warmup);
+  std::cout << "| shader | work | glslang | glslang+spirv-opt | sluice-O0 | sluice-O1 | sluice-glsl | "
+               "sluice-O1 / faster glslang |\n|---|---|---|---|---|---|---|---|\n";
+  std::ofstream tsv;
+  if (!args.tsv.empty()) {
+    tsv.open(args.tsv);
+    tsv << "shader\tvariant\twords\tmedian_ms\tmin_ms\tmax_ms\tagrees\n";
+  }
+  int status = kExitOk;
+  for (const std::string& path : args.files) {
+    const auto text = read_text_file(path);
+    const std::optional<Work> work = text ? work_of(*text, args.grid_divisor) : std::nullopt;
+    if (!work) {
+      std::cerr << fmt::format("sluice: error: {}: {}\n", path,
+                               text ? "no `bench-run: dispatch X Y Z` or `bench-run: draw W H` line" : "cannot read it");
+      status = kExitError;
+      continue;
+    }
+    const std::string source = is_lambdav_path(path) ? *text : with_defines(*text, *work, args.iter);
+    const exec::ShaderStage stage = work->draw ? exec::ShaderStage::Fragment : exec::ShaderStage::Compute;
+    const std::vector<Variant> variants = variants_of(source, path, stage, options);
+    std::optional<exec::RunOutput> reference;
+    std::vector<std::string> cells;
+    double glslang_best = 0, o1 = 0;
+    for (const Variant& v : variants) {
+      if (!v.spirv.ok()) {
+        std::cerr << fmt::format("{}: {}: {}\n", path, v.name, first_line(v.spirv.failure.message));
+        cells.push_back("error");
+        status = kExitError;
+        continue;
+      }
+      auto once = run(*runner, *v.spirv.value, *work, {});
+      std::string agrees = "yes";
+      if (!once) {
+        agrees = "error";
+      } else if (!reference) {
+        reference = std::move(*once);
+      } else if (auto mismatch = exec::compare_outputs(*reference, *once)) {
+        agrees = "no";
+        std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
+                                 mismatch->describe());
+      }
+      auto timed = agrees == "error" ? once : run(*runner, *v.spirv.value, *work, {args.warmup, args.repeats});
+      if (!timed || timed->milliseconds.empty()) {
+        std::cerr << fmt::format("{}: {}: {}\n", path, v.name, timed ? "no timings" : timed.error());
+        cells.push_back("error");
+        status = kExitError;
+        continue;
+      }
+      const double ms = median(timed->milliseconds);
+      const auto [lo, hi] = std::minmax_element(timed->milliseconds.begin(), timed->milliseconds.end());
+      if (v.name.starts_with("glslang")) glslang_best = glslang_best == 0 ? ms : std::min(glslang_best, ms);
+      if (v.name == "sluice-O1") o1 = ms;
+      cells.push_back(fmt::format("{:.3f}{}", ms, agrees == "yes" ? "" : " (differs)"));
+      if (agrees != "yes") status = kExitError;
+      if (tsv) tsv << fmt::format("{}\t{}\t{}\t{:.4f}\t{:.4f}\t{:.4f}\t{}\n", path, v.name, v.spirv.value->size(), ms, *lo,
+                                  *hi, agrees);
+    }
+    std::string row = fmt::format("| {} | {} {}x{}x{} |", path.substr(path.find_last_of('/') + 1),
+                                  work->draw ? "draw" : "dispatch", work->x, work->y, work->z);
+    for (const std::string& c : cells) row += " " + c + " |";
+    row += glslang_best > 0 && o1 > 0 ? fmt::format(" {:.3f} |", o1 / glslang_best) : " – |";
+    std::cout << row << std::endl;
+  }
+  return status;
+}
+
+}  // namespace
+
+CommandAction add_bench_run_command(CLI::App& sub) {
+  auto args = std::make_shared<BenchArgs>();
+  sub.add_option("files", args->files, "Shaders (.comp, .frag, .lv) with a `bench-run:` line (bench/gpu/)")
+      ->required();
+  sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
+  sub.add_option("--iter", args->iter, "GLSL: #define ITER (each shader's inner work; default: the shader's own)");
+  sub.add_option("--grid-divisor", args->grid_divisor, "Divide each shader's dispatch or draw size by this (default 1)");
+  sub.add_option("--warmup", args->warmup, "Untimed runs before the timed ones (default 3)");
+  sub.add_option("--repeats", args->repeats, "Timed runs; the median is reported (default 20)");
+  sub.add_option("--timeout", args->timeout_seconds, "Seconds one submission may take (default 600)");
+  sub.add_option("--tsv", args->tsv, "Also write every variant's timings here");
+  sub.add_option("--workarounds", args->workarounds,
+                 "Driver workarounds for Sluice's variants (docs/workarounds.md): auto (default: the device's), none, all or a list");
+  sub.footer("Example:\n  sluice bench-run bench/gpu/* --device gpu\n  sluice bench-run bench/gpu/* --grid-divisor 16 --iter 2");
+  return [args] { return run_bench(*args); };
+}
+
+}  // namespace sluice::tools
