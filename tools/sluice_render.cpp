@@ -40,7 +40,7 @@ bool parse_size(const std::string& s, std::uint32_t& w, std::uint32_t& h) {
 }
 
 // In the child: draw and write the picture. "ok\tDEVICE" or "error\tWHY";
-// with --ub-check, the findings follow, one line each (ub_findings_lines).
+// with --ub-check, the findings follow on a second line (encode_ub_findings).
 std::string draw(const std::vector<std::uint32_t>& spirv, const exec::DeviceChoice& device, std::uint32_t width,
                  std::uint32_t height, const std::string& output, exec::ImageFileFormat format, const UbMap* ub) {
   auto runner = exec::Runner::create(device);
@@ -56,9 +56,9 @@ std::string draw(const std::vector<std::uint32_t>& spirv, const exec::DeviceChoi
   if (!written) return "error\t" + written.error();
   std::string findings;
   if (ub) {
-    auto decoded = read_back_ub_findings(*out, *ub);
+    auto decoded = take_ub_findings(out->storage_buffers, *ub);
     if (!decoded) return "error\t" + decoded.error();
-    findings = "\n" + ub_findings_lines(*decoded);
+    findings = "\n" + encode_ub_findings(*decoded);
   }
   return "ok\t" + runner->device_name() + findings;
 }
@@ -149,13 +149,17 @@ int run_render(RenderArgs& args) {
     const auto line = text.find('\n');
     std::cerr << "sluice: rendered on " << text.substr(0, line) << "\n";
     if (!args.pipeline.ub_check) return kExitOk;
-    auto findings = parse_ub_findings_lines(line == std::string::npos ? "" : text.substr(line + 1));
-    std::cout << describe_ub_findings(findings, ub_map);
-    if (!args.ub_report.empty() && !write_ub_report(args.ub_report, findings, ub_map)) {
+    const auto findings = decode_ub_findings_line(line == std::string::npos ? "" : text.substr(line + 1));
+    if (!findings) {
+      std::cerr << "sluice: error: internal: the findings did not come back from the drawing process\n";
+      return kExitInternal;
+    }
+    std::cout << describe_ub_findings(*findings);
+    if (!args.ub_report.empty() && !write_ub_report(args.ub_report, *findings)) {
       std::cerr << "sluice: error: cannot write '" << args.ub_report << "'\n";
       return kExitError;
     }
-    return findings.findings.empty() ? kExitOk : kExitError;
+    return findings->findings.empty() ? kExitOk : kExitError;
   }
   std::cerr << "sluice: error: " << text << "\n";
   return kExitError;

@@ -41,8 +41,8 @@ int run_ub_report(const UbReportArgs& args) {
     std::cerr << "sluice: error: " << args.buffer << ": " << findings.error() << "\n";
     return kExitError;
   }
-  std::cout << describe_ub_findings(*findings, *map);
-  if (!args.json.empty() && !write_ub_report(args.json, *findings, *map)) {
+  std::cout << describe_ub_findings(*findings);
+  if (!args.json.empty() && !write_ub_report(args.json, *findings)) {
     std::cerr << "sluice: error: cannot write '" << args.json << "'\n";
     return kExitError;
   }

@@ -7,12 +7,12 @@
 #include "ub_findings.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cctype>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <tuple>
 #include <set>
 #include <utility>
 
@@ -248,78 +248,94 @@ Result<UbFindings> decode_ub_findings(std::span<const std::uint8_t> bytes, const
     return w;
   };
   UbFindings out;
+  out.capacity = map.capacity;
   out.reports = word(0);
   const std::uint64_t room = (bytes.size() - transform::kUbHeaderBytes) / transform::kUbRecordBytes;
   out.recorded = std::min<std::uint64_t>({out.reports, map.capacity, room});
-  // (check, location) -> index into out.findings, and its distinct invocations.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;
-  std::vector<std::set<std::pair<std::uint32_t, std::uint32_t>>> invocations;
+  // (check, location) -> its distinct invocations, as (y, x): "first" is
+  // the first invocation in raster order, not the first record (the
+  // atomic counter orders records as the device happened to run them).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::set<std::pair<std::uint32_t, std::uint32_t>>> seen;
   for (std::uint64_t i = 0; i < out.recorded; ++i) {
     const std::size_t at = transform::kUbHeaderBytes + static_cast<std::size_t>(i) * transform::kUbRecordBytes;
-    const std::uint32_t check = word(at), location = word(at + 4), x = word(at + 8), y = word(at + 12);
-    auto [it, fresh] = index.emplace(std::pair{check, location}, out.findings.size());
-    if (fresh) {
-      out.findings.push_back(UbFinding{check, location, 0, x, y});
-      invocations.emplace_back();
+    seen[{word(at), word(at + 4)}].insert({word(at + 12), word(at + 8)});
+  }
+  for (const auto& [key, invocations] : seen) {
+    UbFinding f;
+    f.check = key.first;
+    if (const UbLocation* l = map.find(key.second)) {
+      f.file = l->file;
+      f.line = l->line;
+      f.column = l->column;
     }
-    invocations[it->second].insert({y, x});
+    f.invocations = invocations.size();
+    f.y = invocations.begin()->first;
+    f.x = invocations.begin()->second;
+    out.findings.push_back(std::move(f));
   }
-  // "First" is the first invocation in raster order (y, then x), not the
-  // first record: the atomic counter orders records as the device ran them.
-  for (std::size_t i = 0; i < out.findings.size(); ++i) {
-    out.findings[i].invocations = invocations[i].size();
-    out.findings[i].y = invocations[i].begin()->first;
-    out.findings[i].x = invocations[i].begin()->second;
-  }
-  const auto key = [&](const UbFinding& f) {
-    const UbLocation* l = map.find(f.location);
-    return std::tuple(l ? l->file : std::string(), l ? l->line : 0u, l ? l->column : 0u, f.check);
-  };
-  std::stable_sort(out.findings.begin(), out.findings.end(),
-                   [&](const UbFinding& a, const UbFinding& b) { return key(a) < key(b); });
+  std::stable_sort(out.findings.begin(), out.findings.end(), [](const UbFinding& a, const UbFinding& b) {
+    return std::tie(a.file, a.line, a.column, a.check) < std::tie(b.file, b.line, b.column, b.check);
+  });
   return out;
 }
 
-std::string describe_ub_findings(const UbFindings& f, const UbMap& map) {
+void UbFindings::append(const UbFindings& more) {
+  findings.insert(findings.end(), more.findings.begin(), more.findings.end());
+  reports += more.reports;
+  recorded += more.recorded;
+  capacity = std::max(capacity, more.capacity);
+}
+
+std::string describe_ub_finding(const UbFinding& f) {
+  const std::string_view name = transform::ub_check_name(f.check);
+  const std::string where = f.file.empty() ? std::string("<unknown location>")
+                            : f.line == 0  ? f.file
+                                           : fmt::format("{}:{}:{}", f.file, f.line, f.column);
+  return fmt::format("{}: {} [{}] in {} invocation{}, first at ({}, {})", where, transform::ub_check_message(f.check),
+                     name.empty() ? fmt::format("check {}", f.check) : std::string(name), f.invocations,
+                     f.invocations == 1 ? "" : "s", f.x, f.y);
+}
+
+std::string describe_ub_findings(const UbFindings& f) {
   std::map<std::string, std::string> sources;
   std::string out;
   for (const UbFinding& finding : f.findings) {
-    const UbLocation* l = map.find(finding.location);
-    const std::string_view name = transform::ub_check_name(finding.check);
-    const std::string message = fmt::format(
-        "{} [{}] in {} invocation{}, first at ({}, {})", transform::ub_check_message(finding.check),
-        name.empty() ? fmt::format("check {}", finding.check) : std::string(name), finding.invocations,
-        finding.invocations == 1 ? "" : "s", finding.x, finding.y);
-    if (!l || l->line == 0) {
-      out += fmt::format("{}: runtime error: {}\n", l ? l->file : std::string("<unknown location>"), message);
-      continue;
-    }
-    out += fmt::format("{}:{}:{}: runtime error: {}\n", l->file, l->line, l->column, message);
+    std::string line = describe_ub_finding(finding);
+    // "file:line:col: runtime error: message".
+    const std::size_t colon = line.find(": ");
+    line.insert(colon + 2, "runtime error: ");
+    out += line + "\n";
+    if (finding.line == 0) continue;
     // The source line and caret as the front ends' diagnostics show them
     // (ir/diagnostic.h); its first line is replaced by the one above.
-    if (const std::string* source = read_source(sources, l->file)) {
-      std::string shown = render(Diagnostic{Severity::Error, l->file, l->line, l->column, ""}, *source);
+    if (const std::string* source = read_source(sources, finding.file)) {
+      const std::string shown =
+          render(Diagnostic{Severity::Error, finding.file, finding.line, finding.column, ""}, *source);
       out += shown.substr(std::min(shown.size(), shown.find('\n') + 1));
     }
   }
   if (f.reports > f.recorded)
     out += fmt::format("sluice: note: {} reports, {} kept: the findings buffer holds {} records (--ub-capacity)\n",
-                       f.reports, f.recorded, map.capacity);
+                       f.reports, f.recorded, f.capacity);
   return out;
 }
 
-std::string ub_findings_json(const UbFindings& f, const UbMap& map) {
+std::string ub_findings_json(const UbFindings& f) {
   std::string out = "{\"findings\": [";
   for (std::size_t i = 0; i < f.findings.size(); ++i) {
-    const UbFinding& finding = f.findings[i];
-    const UbLocation* l = map.find(finding.location);
+    const UbFinding& x = f.findings[i];
     out += fmt::format("{}\n  {{\"check\": {}, \"file\": {}, \"line\": {}, \"column\": {}, \"invocations\": {}, "
                        "\"first\": [{}, {}]}}",
-                       i ? "," : "", json_string(transform::ub_check_name(finding.check)),
-                       json_string(l ? l->file : ""), l ? l->line : 0, l ? l->column : 0, finding.invocations,
-                       finding.x, finding.y);
+                       i ? "," : "", json_string(transform::ub_check_name(x.check)), json_string(x.file), x.line,
+                       x.column, x.invocations, x.x, x.y);
   }
   return out + fmt::format("\n], \"reports\": {}, \"recorded\": {}}}\n", f.reports, f.recorded);
+}
+
+bool write_ub_report(const std::string& path, const UbFindings& f) {
+  std::ofstream out(path, std::ios::trunc);
+  out << ub_findings_json(f);
+  return static_cast<bool>(out);
 }
 
 exec::BufferInit ub_findings_buffer(const UbMap& map) {
@@ -328,43 +344,59 @@ exec::BufferInit ub_findings_buffer(const UbMap& map) {
                                                     std::size_t{transform::kUbRecordBytes} * map.capacity)};
 }
 
-Result<UbFindings> read_back_ub_findings(const exec::RunOutput& out, const UbMap& map) {
-  for (const exec::BufferData& b : out.storage_buffers)
-    if (b.set == map.set && b.binding == map.binding) return decode_ub_findings(b.bytes, map);
+Result<UbFindings> take_ub_findings(std::vector<exec::BufferData>& storage_buffers, const UbMap& map) {
+  for (auto it = storage_buffers.begin(); it != storage_buffers.end(); ++it)
+    if (it->set == map.set && it->binding == map.binding) {
+      auto decoded = decode_ub_findings(it->bytes, map);
+      storage_buffers.erase(it);
+      return decoded;
+    }
   return Error{fmt::format("the run did not read back the findings buffer (set {}, binding {})", map.set, map.binding)};
 }
 
-std::string ub_findings_lines(const UbFindings& f) {
-  std::string out = fmt::format("reports {} {}\n", f.reports, f.recorded);
+// Fields are separated by \x1f and findings by \x1e (ASCII's unit and
+// record separators), which no file name here holds.
+std::string encode_ub_findings(const UbFindings& f) {
+  std::string out = fmt::format("ub-findings\x1f{}\x1f{}\x1f{}", f.reports, f.recorded, f.capacity);
   for (const UbFinding& x : f.findings)
-    out += fmt::format("finding {} {} {} {} {}\n", x.check, x.location, x.invocations, x.x, x.y);
+    out += fmt::format("\x1e{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}", x.check, x.line, x.column, x.invocations, x.x, x.y,
+                       x.file);
   return out;
 }
 
-UbFindings parse_ub_findings_lines(std::string_view text) {
-  UbFindings f;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string line(text.substr(at, end - at));
-    at = end + 1;
-    unsigned long long a = 0, b = 0, c = 0, d = 0, e = 0;
-    if (std::sscanf(line.c_str(), "reports %llu %llu", &a, &b) == 2) {
-      f.reports = a;
-      f.recorded = b;
-    } else if (std::sscanf(line.c_str(), "finding %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e) == 5) {
-      f.findings.push_back(UbFinding{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), c,
-                                     static_cast<std::uint32_t>(d), static_cast<std::uint32_t>(e)});
+std::optional<UbFindings> decode_ub_findings_line(std::string_view text) {
+  const auto split = [](std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    std::size_t at = 0;
+    for (;;) {
+      const std::size_t end = s.find(sep, at);
+      parts.push_back(s.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+      if (end == std::string_view::npos) return parts;
+      at = end + 1;
     }
+  };
+  const auto number = [](std::string_view s) {
+    std::uint64_t n = 0;
+    for (char c : s)
+      if (c >= '0' && c <= '9' && n < (std::uint64_t{1} << 40)) n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    return n;
+  };
+  const auto records = split(text, '\x1e');
+  const auto head = split(records[0], '\x1f');
+  if (head.size() != 4 || head[0] != "ub-findings") return std::nullopt;
+  UbFindings f;
+  f.reports = number(head[1]);
+  f.recorded = number(head[2]);
+  f.capacity = static_cast<std::uint32_t>(number(head[3]));
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const auto p = split(records[i], '\x1f');
+    if (p.size() != 7) return std::nullopt;
+    f.findings.push_back(UbFinding{static_cast<std::uint32_t>(number(p[0])), std::string(p[6]),
+                                   static_cast<std::uint32_t>(number(p[1])), static_cast<std::uint32_t>(number(p[2])),
+                                   number(p[3]), static_cast<std::uint32_t>(number(p[4])),
+                                   static_cast<std::uint32_t>(number(p[5]))});
   }
   return f;
-}
-
-bool write_ub_report(const std::string& path, const UbFindings& f, const UbMap& map) {
-  std::ofstream out(path, std::ios::trunc);
-  out << ub_findings_json(f, map);
-  return static_cast<bool>(out);
 }
 
 }  // namespace sluice::tools

@@ -138,3 +138,18 @@ TEST_CASE("ub-check: a set/binding the shader uses is refused") {
   CHECK(r.code == 1);
   CHECK(r.err.find("set 0 binding 0: the shader uses it") != std::string::npos);
 }
+
+TEST_CASE("ub-check: xcheck --ub-check fails the file that fires, passes its guarded twin") {
+  Scratch s;
+  const fs::path json = s.dir / "findings.json";
+  // λV files are drawn at 64x64 by xcheck: 64 rows instead of fires.lv's 4.
+  const Run r = run_sluice(s, "xcheck --ub-check -j 1 " + quote(shader("fires.lv")) + " " + quote(shader("guarded.lv")) +
+                                  " --ub-report " + quote(json.string()));
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("fail " + shader("fires.lv") + " [ub-check]: 4 findings") != std::string::npos);
+  CHECK(r.out.find(shader("guarded.lv")) == std::string::npos);  // only failures are listed by name
+  const std::multiset<Finding> want = {{"domain-sqrt", 5, 10 * 64}, {"domain-log", 6, 4 * 64},
+                                       {"domain-atan2", 7, 1}, {"domain-mod", 8, 64}};
+  CHECK(reported(read_file(json.string())) == want);
+}
