@@ -145,7 +145,7 @@ const UbLocation* UbMap::find(std::uint32_t id) const {
 }
 
 UbMap make_ub_map(const ir::Module& m, const transform::UbCheckMap& checks) {
-  UbMap map{checks.set, checks.binding, checks.capacity, {}};
+  UbMap map{checks.set, checks.binding, checks.capacity, static_cast<std::uint32_t>(checks.sites.size()), {}};
   std::set<std::uint32_t> seen;
   for (const transform::UbSite& s : checks.sites) {
     if (!s.location.valid() || !seen.insert(s.location.index()).second) continue;
@@ -159,8 +159,8 @@ UbMap make_ub_map(const ir::Module& m, const transform::UbCheckMap& checks) {
 
 std::string ub_map_json(const UbMap& map) {
   std::string out = fmt::format("{{\n  \"format\": \"sluice-ub-map 1\",\n  \"set\": {},\n  \"binding\": {},\n"
-                                "  \"capacity\": {},\n  \"checks\": [",
-                                map.set, map.binding, map.capacity);
+                                "  \"capacity\": {},\n  \"sites\": {},\n  \"checks\": [",
+                                map.set, map.binding, map.capacity, map.sites);
   for (std::uint32_t i = 0; i < transform::kUbCheckCount; ++i)
     out += (i ? ", " : "") + json_string(transform::ub_check_name(i));
   out += "],\n  \"locations\": [";
@@ -197,6 +197,7 @@ Result<UbMap> parse_ub_map(std::string_view text, const std::string& path) {
       if (n > 0xffffffffu) return lex.fail(*value, "number too large");
       if (key->text == "set") map.set = static_cast<std::uint32_t>(n);
       else if (key->text == "binding") map.binding = static_cast<std::uint32_t>(n);
+      else if (key->text == "sites") map.sites = static_cast<std::uint32_t>(n);
       else if (key->text == "capacity") {
         map.capacity = static_cast<std::uint32_t>(n);
         have_capacity = true;
@@ -345,6 +346,7 @@ exec::BufferInit ub_findings_buffer(const UbMap& map) {
 }
 
 Result<UbFindings> take_ub_findings(std::vector<exec::BufferData>& storage_buffers, const UbMap& map) {
+  if (map.sites == 0) return UbFindings{{}, 0, 0, map.capacity};
   for (auto it = storage_buffers.begin(); it != storage_buffers.end(); ++it)
     if (it->set == map.set && it->binding == map.binding) {
       auto decoded = decode_ub_findings(it->bytes, map);

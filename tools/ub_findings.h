@@ -33,6 +33,7 @@ struct UbMap {
   std::uint32_t set = 0;
   std::uint32_t binding = 0;
   std::uint32_t capacity = 0;
+  std::uint32_t sites = 0;  // guarded instructions; 0: nothing to check, no findings buffer
   std::vector<UbLocation> locations;  // by id, each once
   const UbLocation* find(std::uint32_t id) const;
 };
@@ -75,7 +76,8 @@ std::string describe_ub_finding(const UbFinding& f);
 // Running an instrumented shader on the runner (render, xcheck): the
 // buffer contents to bind (zeros: `found` starts at 0), and the findings
 // read back from the run's storage buffers, which lose the findings buffer
-// (so that what is left compares with the plain program's).
+// (so that what is left compares with the plain program's). A shader with
+// no guard has no findings buffer, and no findings.
 exec::BufferInit ub_findings_buffer(const UbMap& map);
 Result<UbFindings> take_ub_findings(std::vector<exec::BufferData>& storage_buffers, const UbMap& map);
 // Findings as one line (no tab or line break), to pass from the child

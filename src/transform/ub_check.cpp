@@ -386,16 +386,19 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
   auto where = ub::choose_binding(m, options);
   if (!where) return where.failure();
   UbCheckMap map = std::move(*where);
-  const std::size_t shader_functions = m.function_count();
-  auto reporter = ub::add_reporter(m, map);
+  // Instrumented on a copy, which replaces the module only when something
+  // needed a guard: a shader with nothing to check keeps its interface.
+  Module copy = m;
+  const std::size_t shader_functions = copy.function_count();
+  auto reporter = ub::add_reporter(copy, map);
   if (!reporter) return reporter.failure().prefixed("ub-check: ");
   std::optional<Error> failure;
   auto walked = for_each_function(
-      m, [&](FunctionId f) { return f.index() < shader_functions; },
+      copy, [&](FunctionId f) { return f.index() < shader_functions; },
       [&](FunctionId f, BlockId entry) -> Status {
-        return transform_block(m, f, entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
+        return transform_block(copy, f, entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
           if (failure || is_terminator(inst.opcode)) return {};
-          auto guarded = guard(m, *reporter, inst, map.sites);
+          auto guarded = guard(copy, *reporter, inst, map.sites);
           if (!guarded) {
             failure = guarded.failure();
             return {};
@@ -405,6 +408,7 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
       });
   if (!walked) return walked.failure();
   if (failure) return internal_error("ub-check: " + failure->text());
+  if (!map.sites.empty()) m = std::move(copy);
   return map;
 }
 

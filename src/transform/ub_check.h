@@ -79,10 +79,9 @@ struct UbCheckMap {
   std::uint64_t buffer_bytes() const { return kUbHeaderBytes + std::uint64_t{kUbRecordBytes} * capacity; }
 };
 
-// Instruments `m` in place (valid IR in, valid IR out). The findings
-// buffer and the report function are added even when no instruction needs
-// a guard (the map then has no sites), so that every instrumented shader
-// has the same interface. Fails (Rejected) when the requested set/binding is the
+// Instruments `m` in place (valid IR in, valid IR out). A module where no
+// instruction needs a guard is left unchanged, without findings buffer (the
+// map then has no sites). Fails (Rejected) when the requested set/binding is the
 // shader's own or the capacity is 0 or over 2^24.
 Result<UbCheckMap> ub_check(ir::Module& m, const UbCheckOptions& options = {});
 
