@@ -122,7 +122,7 @@ FileResult compile_one(const std::string& input, const Target& target, const Com
     r.bytes = std::move(*text.value);
     return r;
   }
-  auto words = emit_spirv(*module.value, args.pipeline);
+  auto words = emit_spirv(*module.value, args.pipeline, display);
   if (!words.ok()) {
     r.errors = words.failure.message;
     r.exit_code = 1;

@@ -116,16 +116,19 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
   return {};
 }
 
+std::string input_language(const PipelineOptions& options, const std::string& display_name) {
+  if (!options.language.empty()) return options.language;
+  if (is_lambdav_path(display_name) || display_name == "<stdin>") return "lv";
+  if (is_glsl_path(display_name)) return "glsl";
+  if (is_spirv_path(display_name)) return "spirv";
+  return "";
+}
+
 StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
                                      const PipelineOptions& options, std::string* print_after_all_text,
                                      std::vector<std::string>* included_files, UbMap* ub_map) {
   StepResult<ir::Module> out;
-  std::string language = options.language;
-  if (language.empty()) {
-    if (is_lambdav_path(display_name) || display_name == "<stdin>") language = "lv";
-    else if (is_glsl_path(display_name)) language = "glsl";
-    else if (is_spirv_path(display_name)) language = "spirv";
-  }
+  const std::string language = input_language(options, display_name);
   std::optional<ir::Module> module;
   Diagnostics diagnostics;
   std::string rendered;  // diagnostics as text, when the front end renders them itself
@@ -233,9 +236,12 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   return out;
 }
 
-StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options) {
+StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options,
+                                                  const std::string& display_name) {
   StepResult<std::vector<std::uint32_t>> out;
-  auto words = spirv::emit(m, options.spirv);
+  spirv::Options spirv = options.spirv;
+  if (!display_name.empty() && input_language(options, display_name) == "lv") spirv.preserve_float_specials = true;
+  auto words = spirv::emit(m, spirv);
   if (!words) {
     out.failure.message = fmt::format("sluice: error: SPIR-V output: {}\n", words.error());
     return out;

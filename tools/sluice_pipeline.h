@@ -81,7 +81,14 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
                                      const PipelineOptions& options, std::string* print_after_all_text = nullptr,
                                      std::vector<std::string>* included_files = nullptr, UbMap* ub_map = nullptr);
 
-StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options);
+// "lv", "glsl", "spirv", or empty when neither --language nor the name tells.
+std::string input_language(const PipelineOptions& options, const std::string& display_name);
+
+// `display_name` (the input's) tells whether the module is λV's, whose
+// SPIR-V preserves Inf, NaN and signed zeros where the target allows
+// (spirv::Options::preserve_float_specials).
+StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options,
+                                                  const std::string& display_name = "");
 StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options);
 
 std::optional<std::string> read_text_file(const std::string& path);

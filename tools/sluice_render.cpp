@@ -118,7 +118,7 @@ int run_render(RenderArgs& args) {
       std::cerr << module.failure.message;
       return module.failure.exit_code;
     }
-    auto words = emit_spirv(*module.value, args.pipeline);
+    auto words = emit_spirv(*module.value, args.pipeline, args.input == "-" ? "<stdin>" : args.input);
     if (!words.ok()) {
       std::cerr << words.failure.message;
       return kExitError;

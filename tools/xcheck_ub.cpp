@@ -22,7 +22,7 @@ Result<Instrumented> instrument(const std::string& source, const std::string& pa
   Instrumented out;
   auto module = compile_to_ir(source, path, o, nullptr, nullptr, &out.map);
   if (!module.ok()) return Error{first_line(module.failure.message)};
-  auto words = emit_spirv(*module.value, o);
+  auto words = emit_spirv(*module.value, o, path);
   if (!words.ok()) return Error{first_line(words.failure.message)};
   if (const auto messages = spirv::validate(*words.value, o.spirv.target); !messages.empty())
     return Error{"the instrumented SPIR-V fails spirv-val: " + messages.front()};

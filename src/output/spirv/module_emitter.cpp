@@ -273,6 +273,13 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
     mc_.require(spv::Capability::TransformFeedback);
     mode(spv::ExecutionMode::Xfb);
   }
+  // SPIR-V 1.4 made SPV_KHR_float_controls core (SPIR-V spec, appendix
+  // "Changes": 1.4); before it the mode needs the extension, which not every
+  // device has, so it is left out there.
+  if (mc_.options.preserve_float_specials && spirv_version(mc_.options.target) >= 0x00010400u) {
+    mc_.require(spv::Capability::SignedZeroInfNanPreserve);
+    mode(spv::ExecutionMode::SignedZeroInfNanPreserve, {32});
+  }
   if (shader.stage == ir::ShaderStage::Compute)
     mode(spv::ExecutionMode::LocalSize, {shader.local_size[0], shader.local_size[1], shader.local_size[2]});
   // As glslang: a specialized size is the WorkgroupSize built-in, which
