@@ -374,6 +374,8 @@ CommandAction add_compile_command(CLI::App& sub) {
                  "Write a Make rule naming the output(s) and every file read (inputs and #includes), for Make and "
                  "Ninja");
   sub.add_option("-j,--jobs", args->jobs, "Batch mode: compile on this many threads (default: every core)");
+  sub.add_flag("-g", args->pipeline.spirv.debug_lines,
+               "SPIR-V: debug line information (OpString, OpSource, OpLine) from the source locations");
   sub.add_option("--ub-map", args->ub_map, "--ub-check: where the map of source locations goes (default OUTPUT.ub.json)");
   sub.footer(
       "Examples:\n"
