@@ -24,6 +24,10 @@
 // array of 4) get no guard. The conditions, and the sentence of the
 // specification behind each, are docs/ub-check.md's table.
 //
+// uninitialized-read is the one check with state: a shadow flag per
+// variable, set by writes and tested by reads (ub_check_uninitialized.cpp,
+// which adds its part of each instruction's guard in the same walk).
+//
 // Linear in the module: a constant number of instructions per guarded one.
 #include "transform/ub_check.h"
 
@@ -35,6 +39,7 @@
 
 #include "ir/typing.h"
 #include "transform/transformer.h"
+#include "transform/ub_check_guard.h"
 #include "transform/ub_check_report.h"
 
 namespace sluice::transform {
@@ -42,6 +47,8 @@ namespace sluice::transform {
 using namespace ir;
 
 namespace {
+
+using ub::Guard;
 
 struct CheckInfo {
   std::string_view name;
@@ -70,74 +77,8 @@ constexpr std::array<CheckInfo, kUbCheckCount> kChecks = {{
     {"domain-normalize", "normalize of a zero vector"},
     {"domain-mod", "mod by zero"},
     {"domain-bitfield", "bitfield offset or bits negative, or offset + bits above 32"},
+    {"uninitialized-read", "read of a variable this invocation has not written"},
 }};
-
-// Builds a guard's instructions; the first failure sticks.
-class Guard {
- public:
-  Guard(Module& m, const ub::Reporter& reporter, const Instruction& inst, std::vector<UbSite>& sites)
-      : m_(m), reporter_(reporter), inst_(inst), sites_(sites) {}
-
-  Operand op(Opcode o, std::initializer_list<Operand> operands, TypeId explicit_type = {}) {
-    if (error_) return Operand(m_.bool_constant(false));
-    auto made = make(m_, o, std::span<const Operand>(operands.begin(), operands.size()), explicit_type);
-    if (!made) {
-      error_ = made.failure();
-      return Operand(m_.bool_constant(false));
-    }
-    made->location = inst_.location;
-    const RegisterId r = made->result;
-    out_.push_back(Transform::add(std::move(*made)));
-    return Operand(r);
-  }
-  Operand constant(Operand like, double value) { return Operand(ub::splat(m_, m_.type_of(like), value)); }
-  Operand lt(Operand a, double b) { return op(Opcode::LessThan, {a, constant(a, b)}); }
-  Operand le(Operand a, double b) { return op(Opcode::LessThanEqual, {a, constant(a, b)}); }
-  Operand gt(Operand a, double b) { return op(Opcode::GreaterThan, {a, constant(a, b)}); }
-  Operand ge(Operand a, double b) { return op(Opcode::GreaterThanEqual, {a, constant(a, b)}); }
-  Operand eq(Operand a, double b) { return op(Opcode::EqualComponentwise, {a, constant(a, b)}); }
-  Operand either(Operand a, Operand b) { return op(Opcode::LogicalOr, {a, b}); }
-  Operand both(Operand a, Operand b) { return op(Opcode::LogicalAnd, {a, b}); }
-
-  // Reports `bad` (any component) as `check`.
-  void report(Operand bad, UbCheck check) {
-    if (is_vector(m_, m_.type_of(bad))) bad = op(Opcode::Any, {bad});
-    const std::uint32_t location = inst_.location.valid() ? inst_.location.index() : kUbNoLocation;
-    op(Opcode::Call, {Operand(reporter_.function), bad, Operand(m_.uint_constant(static_cast<std::uint32_t>(check))),
-                      Operand(m_.uint_constant(location))});
-    sites_.push_back(UbSite{check, inst_.location});
-  }
-  // Operand i of the instruction becomes Select(bad, safe, it).
-  void define(std::size_t i, Operand bad, double safe) { define(i, bad, constant(operand(i), safe)); }
-  void define(std::size_t i, Operand bad, Operand safe) {
-    const Operand x = operand(i);
-    const TypeId t = m_.type_of(x);
-    if (is_vector(m_, t) && !is_vector(m_, m_.type_of(bad)))
-      bad = op(Opcode::ConstructVectorFromScalar, {bad}, m_.vector_type(ScalarKind::Bool, component_count(m_, t)));
-    replaced_[i] = op(Opcode::Select, {bad, safe, x});
-  }
-  bool failed() const { return error_.has_value(); }
-  // The current value of operand i (after an earlier define()).
-  Operand operand(std::size_t i) const { return replaced_[i].value_or(inst_.operands[i]); }
-
-  Result<Transforms> finish() {
-    if (error_) return *error_;
-    Instruction copy = inst_;
-    for (std::size_t i = 0; i < copy.operands.size() && i < replaced_.size(); ++i)
-      if (replaced_[i]) copy.operands[i] = *replaced_[i];
-    out_.push_back(Transform::add(std::move(copy)));
-    return std::move(out_);
-  }
-
- private:
-  Module& m_;
-  const ub::Reporter& reporter_;
-  const Instruction& inst_;
-  std::vector<UbSite>& sites_;
-  Transforms out_;
-  std::array<std::optional<Operand>, 4> replaced_{};
-  std::optional<Error> error_;
-};
 
 // Every component of the constant `c`, as integers; nullopt unless `c` is
 // a plain (not specialization) int or uint scalar or vector constant.
@@ -329,9 +270,11 @@ void guard_domain(Guard& g, const Instruction& inst) {
 }
 
 // The guard `inst` needs; empty when it needs none.
-Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const Instruction& inst, std::vector<UbSite>& sites) {
+Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const ub::Shadows& shadows, const Instruction& inst,
+                         std::vector<UbSite>& sites) {
   Guard g(m, reporter, inst, sites);
   const std::size_t before = sites.size();
+  shadows.guard(m, g, inst);
   switch (inst.opcode) {
     case Opcode::Div:
     case Opcode::IMod:
@@ -368,7 +311,7 @@ Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const Instruct
       break;
     default: break;
   }
-  if (sites.size() == before && !g.failed()) return Transforms{};
+  if (sites.size() == before && !g.has_after() && !g.failed()) return Transforms{};
   return g.finish();
 }
 
@@ -390,15 +333,17 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
   // needed a guard: a shader with nothing to check keeps its interface.
   Module copy = m;
   const std::size_t shader_functions = copy.function_count();
+  const std::size_t shadow_functions = shader_functions;
   auto reporter = ub::add_reporter(copy, map);
   if (!reporter) return reporter.failure().prefixed("ub-check: ");
+  const ub::Shadows shadows(copy, shadow_functions);
   std::optional<Error> failure;
   auto walked = for_each_function(
       copy, [&](FunctionId f) { return f.index() < shader_functions; },
       [&](FunctionId f, BlockId entry) -> Status {
         return transform_block(copy, f, entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
           if (failure || is_terminator(inst.opcode)) return {};
-          auto guarded = guard(copy, *reporter, inst, map.sites);
+          auto guarded = guard(copy, *reporter, shadows, inst, map.sites);
           if (!guarded) {
             failure = guarded.failure();
             return {};

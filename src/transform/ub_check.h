@@ -40,8 +40,9 @@ enum class UbCheck : std::uint32_t {
   DomainNormalize,
   DomainMod,
   DomainBitfield,
+  UninitializedRead,
 };
-inline constexpr std::uint32_t kUbCheckCount = static_cast<std::uint32_t>(UbCheck::DomainBitfield) + 1;
+inline constexpr std::uint32_t kUbCheckCount = static_cast<std::uint32_t>(UbCheck::UninitializedRead) + 1;
 
 // "div-by-zero", ...; empty for an id that is no check.
 std::string_view ub_check_name(std::uint32_t id);

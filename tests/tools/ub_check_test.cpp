@@ -56,7 +56,7 @@ Run render(const Scratch& s, const std::string& file) {
 }  // namespace
 
 TEST_CASE("ub-check: every check fires at the invocations worked out by hand, and only there") {
-  for (const char* file : {"fires.frag", "fires.lv"}) {
+  for (const char* file : {"fires.frag", "fires.lv", "uninitialized.frag"}) {
     INFO(file);
     Scratch s;
     const Run r = render(s, file);
@@ -72,7 +72,7 @@ TEST_CASE("ub-check: every check fires at the invocations worked out by hand, an
 }
 
 TEST_CASE("ub-check: the guarded twins report nothing") {
-  for (const char* file : {"guarded.frag", "guarded.lv"}) {
+  for (const char* file : {"guarded.frag", "guarded.lv", "guarded-uninitialized.frag"}) {
     INFO(file);
     Scratch s;
     const Run r = render(s, file);
