@@ -73,6 +73,9 @@ int run(int argc, char** argv) {
       ->required();
   app.add_flag("--validate", validate, "check the module's invariants; exit 1 on problems");
   app.add_flag("--dot", as_dot, "print a Graphviz graph of the block trees instead of the dump");
+  bool locations = false;
+  app.add_flag("--locations", locations,
+               "print each instruction's source location (file:line:col) after it; such a dump does not read back");
   app.footer("Example:\n  ir-dump --validate examples/angle_example.ir");
   CLI11_PARSE(app, argc, argv);
 
@@ -88,7 +91,7 @@ int run(int argc, char** argv) {
     return 1;
   }
   const sluice::ir::Module& module = *parsed.module;
-  std::cout << (as_dot ? sluice::ir::dot(module) : sluice::ir::dump(module));
+  std::cout << (as_dot ? sluice::ir::dot(module) : sluice::ir::dump(module, {locations}));
   std::cout.flush();
 
   if (validate) {

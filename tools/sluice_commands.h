@@ -38,6 +38,7 @@ CommandAction add_render_command(CLI::App& sub);
 CommandAction add_xcheck_command(CLI::App& sub);
 CommandAction add_cfg_command(CLI::App& sub);
 CommandAction add_bench_run_command(CLI::App& sub);
+CommandAction add_ub_report_command(CLI::App& sub);
 
 inline constexpr CommandSpec kCommands[] = {
     {"compile", "Compile shaders (λV .lv, GLSL .vert/.frag/.comp) to IR, SPIR-V or GLSL", add_compile_command},
@@ -46,6 +47,7 @@ inline constexpr CommandSpec kCommands[] = {
     {"bench-run", "Time shaders on the GPU compiled five ways (glslang, spirv-opt, Sluice -O0/-O1, Sluice's GLSL)",
      add_bench_run_command},
     {"cfg", "Check the structured control flow of SPIR-V (.spv/.spvasm) by the SPIR-V 1.6r2 rules", add_cfg_command},
+    {"ub-report", "Decode a --ub-check findings buffer with its map (docs/ub-check.md)", add_ub_report_command},
 };
 
 }  // namespace sluice::tools

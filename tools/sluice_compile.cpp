@@ -46,6 +46,7 @@ struct CompileArgs {
   bool spirv_opt = false;
   std::string depfile;
   unsigned jobs = 0;  // 0: every core
+  std::string ub_map;  // --ub-map: where a single output's MAP.json goes
   PipelineOptions pipeline;
 };
 
@@ -83,8 +84,12 @@ struct FileResult {
   std::string errors;  // for stderr
   std::string notes;   // --print-after-all text, spirv-val messages
   std::vector<std::string> includes;  // files #include read
+  std::string ub_map;                 // --ub-check: the MAP.json text
   int exit_code = 0;
 };
+
+// Where --ub-check puts the map of an output: beside it, OUTPUT.ub.json.
+std::string ub_map_path(const std::string& output) { return output + ".ub.json"; }
 
 FileResult compile_one(const std::string& input, const Target& target, const CompileArgs& args) {
   FileResult r;
@@ -95,12 +100,14 @@ FileResult compile_one(const std::string& input, const Target& target, const Com
     return r;
   }
   const std::string display = input == "-" ? "<stdin>" : input;
-  auto module = compile_to_ir(*source, display, args.pipeline, &r.notes, &r.includes);
+  UbMap ub_map;
+  auto module = compile_to_ir(*source, display, args.pipeline, &r.notes, &r.includes, &ub_map);
   if (!module.ok()) {
     r.errors = module.failure.message;
     r.exit_code = module.failure.exit_code;
     return r;
   }
+  if (args.pipeline.ub_check) r.ub_map = ub_map_json(ub_map);
   if (target.name == "ir") {
     r.bytes = ir::dump(*module.value);
     return r;
@@ -115,7 +122,7 @@ FileResult compile_one(const std::string& input, const Target& target, const Com
     r.bytes = std::move(*text.value);
     return r;
   }
-  auto words = emit_spirv(*module.value, args.pipeline);
+  auto words = emit_spirv(*module.value, args.pipeline, display);
   if (!words.ok()) {
     r.errors = words.failure.message;
     r.exit_code = 1;
@@ -205,6 +212,13 @@ int run_single(const std::string& input, const Target& target, const CompileArgs
     read.insert(read.end(), r.includes.begin(), r.includes.end());
     if (!write_depfile(args, {args.output}, read)) return kExitError;
   }
+  if (args.pipeline.ub_check) {
+    const std::string map = !args.ub_map.empty() ? args.ub_map : ub_map_path(args.output);
+    if (!write_file(map, r.ub_map, false)) {
+      std::cerr << "sluice: error: cannot write '" << map << "'\n";
+      return kExitError;
+    }
+  }
   if (args.output.empty() || args.output == "-") {
     std::cout.write(r.bytes.data(), static_cast<std::streamsize>(r.bytes.size()));
     std::cout.flush();
@@ -243,6 +257,10 @@ int run_batch(const Target& target, const CompileArgs& args) {
       includes[i] = r.includes;
       if (r.exit_code == 0 && !write_file(out_path, r.bytes, target.binary)) {
         r.errors += fmt::format("sluice: error: cannot write '{}'\n", out_path);
+        r.exit_code = kExitError;
+      }
+      if (r.exit_code == 0 && args.pipeline.ub_check && !write_file(ub_map_path(out_path), r.ub_map, false)) {
+        r.errors += fmt::format("sluice: error: cannot write '{}'\n", ub_map_path(out_path));
         r.exit_code = kExitError;
       }
       if (!r.errors.empty() || !r.notes.empty()) {
@@ -314,6 +332,11 @@ int run_compile(const CLI::App& sub, CompileArgs& args) {
     std::cerr << "sluice: error: --depfile needs -o: the rule names the output file\n";
     return kExitUsage;
   }
+  const bool to_stdout = args.output.empty() || args.output == "-";
+  if (args.pipeline.ub_check && to_stdout && args.ub_map.empty()) {
+    std::cerr << "sluice: error: --ub-check writes its map beside the output (OUTPUT.ub.json): give -o or --ub-map\n";
+    return kExitUsage;
+  }
   const bool batch = args.inputs.size() > 1 || (!args.output.empty() && fs::is_directory(args.output));
   return batch ? run_batch(*target, args) : run_single(args.inputs[0], *target, args);
 }
@@ -351,6 +374,9 @@ CommandAction add_compile_command(CLI::App& sub) {
                  "Write a Make rule naming the output(s) and every file read (inputs and #includes), for Make and "
                  "Ninja");
   sub.add_option("-j,--jobs", args->jobs, "Batch mode: compile on this many threads (default: every core)");
+  sub.add_flag("-g", args->pipeline.spirv.debug_lines,
+               "SPIR-V: debug line information (OpString, OpSource, OpLine) from the source locations");
+  sub.add_option("--ub-map", args->ub_map, "--ub-check: where the map of source locations goes (default OUTPUT.ub.json)");
   sub.footer(
       "Examples:\n"
       "  sluice compile examples/nat-fold.lv --emit spvasm --validate\n"

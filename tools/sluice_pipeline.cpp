@@ -65,6 +65,12 @@ void add_pipeline_options(CLI::App& sub, PipelineOptions& options) {
   sub.add_option("--workarounds", options.workarounds,
                  "Driver workarounds (docs/workarounds.md): none, all, auto (the device's) or a comma-separated list")
       ->capture_default_str();
+  sub.add_flag("--ub-check", options.ub_check,
+               "Instrument the shader with run-time checks for undefined behaviour (docs/ub-check.md)");
+  sub.add_option("--ub-set", options.ub.set,
+                 "--ub-check: the findings buffer's descriptor set (default: one past the shader's highest)");
+  sub.add_option("--ub-binding", options.ub.binding, "--ub-check: the findings buffer's binding (default 0)");
+  sub.add_option("--ub-capacity", options.ub.capacity, "--ub-check: records the findings buffer holds (default 65536)");
 }
 
 std::string resolve_auto_workarounds(PipelineOptions& options, const transform::DeviceIdentity& device) {
@@ -110,16 +116,19 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
   return {};
 }
 
+std::string input_language(const PipelineOptions& options, const std::string& display_name) {
+  if (!options.language.empty()) return options.language;
+  if (is_lambdav_path(display_name) || display_name == "<stdin>") return "lv";
+  if (is_glsl_path(display_name)) return "glsl";
+  if (is_spirv_path(display_name)) return "spirv";
+  return "";
+}
+
 StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
                                      const PipelineOptions& options, std::string* print_after_all_text,
-                                     std::vector<std::string>* included_files) {
+                                     std::vector<std::string>* included_files, UbMap* ub_map) {
   StepResult<ir::Module> out;
-  std::string language = options.language;
-  if (language.empty()) {
-    if (is_lambdav_path(display_name) || display_name == "<stdin>") language = "lv";
-    else if (is_glsl_path(display_name)) language = "glsl";
-    else if (is_spirv_path(display_name)) language = "spirv";
-  }
+  const std::string language = input_language(options, display_name);
   std::optional<ir::Module> module;
   Diagnostics diagnostics;
   std::string rendered;  // diagnostics as text, when the front end renders them itself
@@ -172,6 +181,24 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     out.failure = {text, 2};
     return out;
   }
+  // ub-check runs on the IR as the front end built it, before any pass can
+  // remove or introduce a condition (docs/ub-check.md).
+  if (options.ub_check) {
+    auto checked = transform::ub_check(*module, options.ub);
+    if (!checked) {
+      out.failure = {fmt::format("sluice: error: {}\n", checked.error()),
+                     checked.failure().code == ErrorCode::Internal ? 2 : 1};
+      return out;
+    }
+    if (auto problems = validation_messages(*module); !problems.empty()) {
+      std::string text = fmt::format("sluice: error: internal: ub-check made invalid IR for '{}' (please report this):\n",
+                                     display_name);
+      for (const auto& p : problems) text += p + "\n";
+      out.failure = {text, 2};
+      return out;
+    }
+    if (ub_map) *ub_map = make_ub_map(*module, *checked);
+  }
   transform::PassManager pm;
   auto pipeline = options.passes.empty() ? pm.pipeline(options.opt_level) : pm.parse_pass_list(options.passes);
   if (!pipeline) {
@@ -209,9 +236,12 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
   return out;
 }
 
-StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options) {
+StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options,
+                                                  const std::string& display_name) {
   StepResult<std::vector<std::uint32_t>> out;
-  auto words = spirv::emit(m, options.spirv);
+  spirv::Options spirv = options.spirv;
+  if (!display_name.empty() && input_language(options, display_name) == "lv") spirv.preserve_float_specials = true;
+  auto words = spirv::emit(m, spirv);
   if (!words) {
     out.failure.message = fmt::format("sluice: error: SPIR-V output: {}\n", words.error());
     return out;

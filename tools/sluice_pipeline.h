@@ -15,7 +15,9 @@
 #include "ir/module.h"
 #include "output/glsl/glsl_output.h"
 #include "output/spirv/spirv_output.h"
+#include "transform/ub_check.h"
 #include "transform/workarounds.h"
+#include "ub_findings.h"
 
 namespace sluice::tools {
 
@@ -39,6 +41,10 @@ struct PipelineOptions {
   std::vector<std::string> workaround_names;
   spirv::Options spirv;
   glsl_out::Options glsl;
+  // --ub-check (docs/ub-check.md): the ub-check pass runs first, before
+  // the -O pipeline; --ub-set, --ub-binding, --ub-capacity.
+  bool ub_check = false;
+  transform::UbCheckOptions ub;
 };
 
 // Adds the options above to a subcommand (compile, render and xcheck share them).
@@ -69,12 +75,20 @@ bool is_glsl_path(const std::string& path);
 bool is_spirv_path(const std::string& path);  // .spv or .spvasm
 
 // Front end, validation, then the pass pipeline; `print` receives what
-// --print-after-all writes, `included_files` the files #include read.
+// --print-after-all writes, `included_files` the files #include read,
+// `ub_map` (with --ub-check) the findings buffer's place and locations.
 StepResult<ir::Module> compile_to_ir(const std::string& source, const std::string& display_name,
                                      const PipelineOptions& options, std::string* print_after_all_text = nullptr,
-                                     std::vector<std::string>* included_files = nullptr);
+                                     std::vector<std::string>* included_files = nullptr, UbMap* ub_map = nullptr);
 
-StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options);
+// "lv", "glsl", "spirv", or empty when neither --language nor the name tells.
+std::string input_language(const PipelineOptions& options, const std::string& display_name);
+
+// `display_name` (the input's) tells whether the module is λV's, whose
+// SPIR-V preserves Inf, NaN and signed zeros where the target allows
+// (spirv::Options::preserve_float_specials).
+StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options,
+                                                  const std::string& display_name = "");
 StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options);
 
 std::optional<std::string> read_text_file(const std::string& path);

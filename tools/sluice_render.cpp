@@ -24,6 +24,7 @@ struct RenderArgs {
   std::string device = "cpu";
   std::string target_env;
   unsigned timeout_seconds = 120;
+  std::string ub_report;  // --ub-report FILE.json
   PipelineOptions pipeline;
 };
 
@@ -38,20 +39,28 @@ bool parse_size(const std::string& s, std::uint32_t& w, std::uint32_t& h) {
   return true;
 }
 
-// In the child: draw and write the picture. "ok\tDEVICE" or "error\tWHY".
+// In the child: draw and write the picture. "ok\tDEVICE" or "error\tWHY";
+// with --ub-check, the findings follow on a second line (encode_ub_findings).
 std::string draw(const std::vector<std::uint32_t>& spirv, const exec::DeviceChoice& device, std::uint32_t width,
-                 std::uint32_t height, const std::string& output, exec::ImageFileFormat format) {
+                 std::uint32_t height, const std::string& output, exec::ImageFileFormat format, const UbMap* ub) {
   auto runner = exec::Runner::create(device);
   if (!runner) return "error\t" + runner.error();
   exec::ShaderRunSettings settings;
   settings.draw.width = width;
   settings.draw.height = height;
+  if (ub) settings.resources.buffers.push_back(ub_findings_buffer(*ub));
   auto out = exec::run_shader(*runner, spirv, settings);
   if (!out) return fmt::format("error\t{} (on {})", out.error(), runner->device_name());
   if (out->images.empty()) return "error\tthe shader has no fragment output to render";
   auto written = exec::write_image(out->images[0], output, format);
   if (!written) return "error\t" + written.error();
-  return "ok\t" + runner->device_name();
+  std::string findings;
+  if (ub) {
+    auto decoded = take_ub_findings(out->storage_buffers, *ub);
+    if (!decoded) return "error\t" + decoded.error();
+    findings = "\n" + encode_ub_findings(*decoded);
+  }
+  return "ok\t" + runner->device_name() + findings;
 }
 
 int run_render(RenderArgs& args) {
@@ -88,7 +97,9 @@ int run_render(RenderArgs& args) {
     }
   }
   std::vector<std::uint32_t> spirv;
-  if (args.input.ends_with(".spv") || args.input.ends_with(".spvasm")) {
+  UbMap ub_map;
+  if (args.pipeline.ub_check && is_spirv_path(args.input)) args.pipeline.language = "spirv";
+  if (!args.pipeline.ub_check && (args.input.ends_with(".spv") || args.input.ends_with(".spvasm"))) {
     auto words = exec::read_spirv_file(args.input);
     if (!words) {
       std::cerr << "sluice: error: " << words.error() << "\n";
@@ -101,12 +112,13 @@ int run_render(RenderArgs& args) {
       std::cerr << "sluice: error: cannot read '" << args.input << "'\n";
       return kExitError;
     }
-    auto module = compile_to_ir(*source, args.input == "-" ? "<stdin>" : args.input, args.pipeline);
+    auto module = compile_to_ir(*source, args.input == "-" ? "<stdin>" : args.input, args.pipeline, nullptr, nullptr,
+                                &ub_map);
     if (!module.ok()) {
       std::cerr << module.failure.message;
       return module.failure.exit_code;
     }
-    auto words = emit_spirv(*module.value, args.pipeline);
+    auto words = emit_spirv(*module.value, args.pipeline, args.input == "-" ? "<stdin>" : args.input);
     if (!words.ok()) {
       std::cerr << words.failure.message;
       return kExitError;
@@ -120,7 +132,10 @@ int run_render(RenderArgs& args) {
   bool died = false;
   run_in_children(
       1, 1, std::chrono::seconds(args.timeout_seconds),
-      [&](std::size_t) { return draw(spirv, *device, width, height, args.output, *file_format); },
+      [&](std::size_t) {
+        return draw(spirv, *device, width, height, args.output, *file_format,
+                    args.pipeline.ub_check ? &ub_map : nullptr);
+      },
       [&](std::size_t, ChildResult r) {
         report = std::move(r.output);
         died = r.died;
@@ -131,8 +146,20 @@ int run_render(RenderArgs& args) {
   const std::string status = report.substr(0, tab);
   std::string text = tab == std::string::npos ? "" : report.substr(tab + 1);
   if (status == "ok") {
-    std::cerr << "sluice: rendered on " << text << "\n";
-    return kExitOk;
+    const auto line = text.find('\n');
+    std::cerr << "sluice: rendered on " << text.substr(0, line) << "\n";
+    if (!args.pipeline.ub_check) return kExitOk;
+    const auto findings = decode_ub_findings_line(line == std::string::npos ? "" : text.substr(line + 1));
+    if (!findings) {
+      std::cerr << "sluice: error: internal: the findings did not come back from the drawing process\n";
+      return kExitInternal;
+    }
+    std::cout << describe_ub_findings(*findings);
+    if (!args.ub_report.empty() && !write_ub_report(args.ub_report, *findings)) {
+      std::cerr << "sluice: error: cannot write '" << args.ub_report << "'\n";
+      return kExitError;
+    }
+    return findings->findings.empty() ? kExitOk : kExitError;
   }
   std::cerr << "sluice: error: " << text << "\n";
   return kExitError;
@@ -152,8 +179,10 @@ CommandAction add_render_command(CLI::App& sub) {
       ->transform([](std::string s) { return "O" + s; });
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment (default vulkan1.0)");
   sub.add_option("--timeout", args->timeout_seconds, "Seconds the drawing may take in all (default 120)");
+  sub.add_option("--ub-report", args->ub_report, "--ub-check: also write the findings as JSON");
   add_pipeline_options(sub, args->pipeline);
-  sub.footer("Example:\n  sluice render examples/gradient.lv -o gradient.png --size 128x128");
+  sub.footer("Example:\n  sluice render examples/gradient.lv -o gradient.png --size 128x128\n"
+             "  sluice render --ub-check shader.frag -o out.png   # report undefined behaviour (docs/ub-check.md)");
   return [args] { return run_render(*args); };
 }
 

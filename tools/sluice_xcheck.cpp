@@ -51,6 +51,7 @@
 #include "xcheck_amber.h"
 #include "xcheck_report.h"
 #include "xcheck_schedule.h"
+#include "xcheck_ub.h"
 #include "xcheck_variants.h"
 
 namespace sluice::tools {
@@ -72,6 +73,7 @@ struct XcheckArgs {
   // GLSL files: glslang's SPIR-V through Sluice's SPIR-V front end too.
   bool spirv_input_glsl = false;
   std::string peer;  // "spirv-cross" or empty
+  std::string ub_report;  // --ub-check: the findings as JSON
   PipelineOptions pipeline;
 };
 
@@ -151,7 +153,7 @@ Result<std::pair<std::vector<exec::PipelineStage>, exec::PartnerShaders>> partne
 FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::ShaderStage stage,
                          const std::string& source, const std::vector<std::uint32_t>& reference,
                          const char* reference_name, const PipelineOptions& options, bool peer,
-                         bool spirv_input = false) {
+                         bool spirv_input = false, bool ub_check = false) {
   FileOutcome out{path, {}, {}};
   if (const auto messages = spirv::validate(reference, options.spirv.target); !messages.empty()) {
     out.variants.push_back({reference_name, CheckStatus::Skip, "the reference SPIR-V fails spirv-val: " + messages.front()});
@@ -207,11 +209,17 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
   for (const auto& r : report->variants) out.variants.push_back(from_result(r));
   for (auto& f : failed) out.variants.push_back(std::move(f));
   for (auto& o : out.variants) o.peer = o.name == kPeer;
+  if (ub_check) {
+    if (drawn_with_partners)
+      out.variants.push_back({kUbVariant, CheckStatus::Skip, "--ub-check runs fragment and compute shaders only"});
+    else
+      out.variants.push_back(ub_check_shader(runner, source, path, reference, {}, options));
+  }
   return out;
 }
 
 FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer,
-                       bool spirv_input) {
+                       bool spirv_input, bool ub_check) {
   auto stage = exec::shader_stage_from_path(path);
   if (!stage) return {path, {{"glslang-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
   const auto source = read_text_file(path);
@@ -219,7 +227,8 @@ FileOutcome check_glsl(exec::Runner& runner, const std::string& path, const Pipe
                           : Result<std::vector<std::uint32_t>>(Error{"cannot read"});
   if (!reference)
     return {path, {{"glslang-spirv", CheckStatus::Skip, "glslang cannot compile it: " + first_line(reference.error())}}, {}};
-  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer, spirv_input);
+  return check_shader(runner, path, *stage, *source, *reference, "glslang-spirv", options, peer, spirv_input,
+                      ub_check);
 }
 
 // The stage of a SPIR-V module's first entry point, the one the reader reads.
@@ -239,14 +248,15 @@ Result<exec::ShaderStage> entry_point_stage(const std::vector<std::uint32_t>& wo
 }
 
 // A SPIR-V binary or assembly text: the module as given is the reference.
-FileOutcome check_spirv(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer) {
+FileOutcome check_spirv(exec::Runner& runner, const std::string& path, const PipelineOptions& options, bool peer,
+                        bool ub_check) {
   const auto source = read_text_file(path);
   auto reference = exec::read_spirv_file(path);
   if (!source || !reference)
     return {path, {{"input-spirv", CheckStatus::Error, first_line(reference ? "cannot read" : reference.error())}}, {}};
   auto stage = entry_point_stage(*reference);
   if (!stage) return {path, {{"input-spirv", CheckStatus::Skip, first_line(stage.error())}}, {}};
-  return check_shader(runner, path, *stage, *source, *reference, "input-spirv", options, peer);
+  return check_shader(runner, path, *stage, *source, *reference, "input-spirv", options, peer, false, ub_check);
 }
 
 struct Expectation {
@@ -291,7 +301,8 @@ std::optional<std::string> check_expectations(const exec::Image& image, const st
   return std::nullopt;
 }
 
-FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const PipelineOptions& options) {
+FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const PipelineOptions& options,
+                          bool ub_check) {
   FileOutcome out{path, {}, {}};
   const auto source = read_text_file(path);
   if (!source) return {path, {{"sluice-spirv", CheckStatus::Error, fmt::format("cannot read '{}'", path)}}, {}};
@@ -318,6 +329,7 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
                             "unchecked: no `; expect` line, so Sluice is compared only with itself"});
   }
   out.variants.push_back({"sluice-spirv", CheckStatus::Pass, ""});
+  if (ub_check) out.variants.push_back(ub_check_shader(runner, *source, path, *v.spirv.value, settings, options));
   if (!v.via_glsl.ok()) {
     out.variants.push_back({"sluice-glsl", CheckStatus::Error, first_line(v.via_glsl.failure.message)});
     return out;
@@ -335,10 +347,10 @@ FileOutcome check_file(const std::string& file, const exec::DeviceChoice& device
   if (!runner) return {file, {{"runner", CheckStatus::Error, first_line(runner.error())}}, {}};
   const std::string ext = fs::path(file).extension().string();
   FileOutcome out = ext == ".amber"       ? check_amber(*runner, file, options, checks)
-                    : ext == ".lv"        ? check_lambdav(*runner, file, options)
-                    : is_spirv_path(file) ? check_spirv(*runner, file, options, checks.peer_spirv_cross)
+                    : ext == ".lv"        ? check_lambdav(*runner, file, options, checks.ub_check)
+                    : is_spirv_path(file) ? check_spirv(*runner, file, options, checks.peer_spirv_cross, checks.ub_check)
                                           : check_glsl(*runner, file, options, checks.peer_spirv_cross,
-                                                       checks.spirv_input);
+                                                       checks.spirv_input, checks.ub_check);
   // Set once a submission timed out or the device was lost.
   out.device_failure = runner->context().unusable_reason();
   return out;
@@ -349,6 +361,10 @@ int run_xcheck(XcheckArgs& args) {
     std::cerr << "sluice: error: " << e << "\n";
     return kExitUsage;
   }
+  // The plain variants run uninstrumented; --ub-check adds the ub-check
+  // variant (xcheck_ub.h), which instruments its own copy.
+  const bool ub_check = args.pipeline.ub_check;
+  args.pipeline.ub_check = false;
   std::string errors;
   const auto files = collect_files(args.paths.empty() ? std::vector<std::string>{"."} : args.paths, errors);
   std::cerr << errors;
@@ -400,7 +416,8 @@ int run_xcheck(XcheckArgs& args) {
         // GLSL and SPIR-V files, every time.
         const bool amber = fs::path(file).extension() == ".amber";
         const bool spirv_in = spirv_input.count(file) != 0 || (args.spirv_input_glsl && is_glsl_path(file));
-        return check_file(file, *device, args.pipeline, {spirv_in, !args.peer.empty() && (spirv_in || !amber)});
+        return check_file(file, *device, args.pipeline,
+                          {spirv_in, !args.peer.empty() && (spirv_in || !amber), ub_check});
       },
       [&](std::size_t finished, const std::string& file) {
         if (progress) std::cerr << fmt::format("\r\033[K[{}/{}] {}", finished, to_run.size(), file) << std::flush;
@@ -409,6 +426,14 @@ int run_xcheck(XcheckArgs& args) {
   if (!run.stopped.empty()) std::cerr << "sluice: xcheck stopped early: " << run.stopped << "\n";
   std::vector<FileOutcome>& outcomes = run.outcomes;
   outcomes.insert(outcomes.end(), skipped.begin(), skipped.end());
+  const UbFindings findings = collect_ub_findings(outcomes);
+  if (ub_check) {
+    std::cout << describe_ub_findings(findings);
+    if (!args.ub_report.empty() && !write_ub_report(args.ub_report, findings)) {
+      errors += fmt::format("sluice: error: cannot write '{}'\n", args.ub_report);
+      std::cerr << errors;
+    }
+  }
   std::cout << summary_table(outcomes, run.stopped);
   if (!args.json.empty()) std::ofstream(args.json) << json_report(outcomes, run.stopped);
   for (const auto& o : outcomes)
@@ -441,6 +466,7 @@ CommandAction add_xcheck_command(CLI::App& sub) {
                  "this peer (spirv-cross: SPIRV-Cross's GLSL, compiled by glslang), reported apart, never failing a "
                  "file; of the Amber scripts, on those --spirv-input-every picks")
       ->check(CLI::IsMember({"spirv-cross"}));
+  sub.add_option("--ub-report", args->ub_report, "--ub-check: also write every file's findings as JSON");
   sub.add_option("--target-env", args->target_env, "SPIR-V target environment for Sluice's SPIR-V (default vulkan1.0)");
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });

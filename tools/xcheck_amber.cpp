@@ -1,5 +1,6 @@
 // See xcheck_amber.h.
 #include "xcheck_amber.h"
+#include "xcheck_ub.h"
 
 #include <filesystem>
 #include <functional>
@@ -121,6 +122,7 @@ FileOutcome check_amber(exec::Runner& runner, const std::string& path, const Pip
     o.peer = i >= first_peer;
     out.variants.push_back(std::move(o));
   }
+  if (checks.ub_check) out.variants.push_back(ub_check_amber(runner, path, report->reference_passed, options));
   return out;
 }
 

@@ -24,6 +24,7 @@ namespace sluice::tools {
 struct AmberCheckOptions {
   bool spirv_input = false;
   bool peer_spirv_cross = false;
+  bool ub_check = false;  // --ub-check: the ub-check variant too (xcheck_ub.h)
 };
 
 FileOutcome check_amber(exec::Runner& runner, const std::string& path, const PipelineOptions& options,

@@ -48,7 +48,7 @@ SluiceVariants compile_variants(const std::string& source, const std::string& di
     v.spirv.failure = v.via_glsl.failure = module.failure;
     return v;
   }
-  v.spirv = emit_spirv(*module.value, options);
+  v.spirv = emit_spirv(*module.value, options, display_name);
   if (v.spirv.ok()) {
     const auto messages = spirv::validate(*v.spirv.value, options.spirv.target);
     if (!messages.empty()) {

@@ -161,6 +161,7 @@ class Executor {
           break;
       }
     }
+    spec.buffers.insert(spec.buffers.end(), options_.extra_buffers.begin(), options_.extra_buffers.end());
     auto out = runner_.draw_fragment(*words, draw, spec);
     if (!out) return error(c.line, out.error());
     for (const BufferBinding* b : color_bindings) {

@@ -33,6 +33,10 @@ struct ExecuteOptions {
       replace_shader;
   // Compiles GLSL shader bodies; GLSL shaders are refused without it.
   std::function<Result<std::vector<uint32_t>>(const std::string& source, ShaderStage stage)> compile_glsl;
+  // Buffers the script does not declare, bound in every draw after the
+  // script's own (the ub-check findings buffer, docs/ub-check.md); read
+  // back with the shader's storage buffers (ScriptOutcome::storage_buffers).
+  std::vector<BufferInit> extra_buffers;
 };
 
 struct ExpectOutcome {

@@ -156,8 +156,8 @@ Precision operand_precision(const Module& m, Operand o) {
 
 class FunctionDumper {
  public:
-  FunctionDumper(const Module& m, const Function& f, std::string& out)
-      : m_(m), f_(f), out_(out), ctx_(compute_block_contexts(f)) {}
+  FunctionDumper(const Module& m, const Function& f, std::string& out, bool locations = false)
+      : m_(m), f_(f), out_(out), ctx_(compute_block_contexts(f)), locations_(locations) {}
   // Without a function: contextual precisions of constants are left out.
   FunctionDumper(const Module& m, std::string& out) : m_(m), f_(nullptr_function()), out_(out) {}
 
@@ -237,6 +237,11 @@ class FunctionDumper {
       const std::size_t start = out_.size();
       out_ += p;
       instruction(out_, v.id, inst);
+      if (locations_ && inst.location.valid()) {
+        const SourceLocation& l = m_.location(inst.location);
+        const auto& files = m_.source_files();
+        out_ += fmt::format("  @ {}:{}:{}", l.file < files.size() ? files[l.file] : "?", l.line, l.column);
+      }
       end_line(out_, start);
     }
   }
@@ -352,6 +357,7 @@ class FunctionDumper {
   const Function& f_;
   std::string& out_;
   std::vector<BlockContext> ctx_;
+  bool locations_ = false;
 };
 
 }  // namespace
@@ -392,7 +398,9 @@ std::string dumped_variable_name(const Variable& v, VariableId id) {
   return v.name.text;
 }
 
-std::string dump(const Module& m) {
+std::string dump(const Module& m) { return dump(m, DumpOptions{}); }
+
+std::string dump(const Module& m, const DumpOptions& options) {
   // Room for the function bodies up front (a line is ~70 bytes): growing a
   // string of a hundred megabytes by doubling copies it and touches twice
   // the memory.
@@ -460,7 +468,7 @@ std::string dump(const Module& m) {
                        f.return_precision == Precision::None
                            ? ""
                            : fmt::format(" [{}]", to_string(f.return_precision)));
-    FunctionDumper(m, f, out).run();
+    FunctionDumper(m, f, out, options.locations).run();
   }
   return out;
 }

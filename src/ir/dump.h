@@ -12,6 +12,14 @@ namespace sluice::ir {
 
 std::string dump(const Module& m);
 
+struct DumpOptions {
+  // Each instruction's source location after it, "  @ file:line:col"
+  // (`ir-dump --locations`). Such text is for reading: the parser does
+  // not take it back.
+  bool locations = false;
+};
+std::string dump(const Module& m, const DumpOptions& options);
+
 // The spelling the dump gives a variable's name: interface names get "_u"
 // in front, temporaries "t" in front and "_<id>" behind (the ANGLE convention);
 // internal names are kept.

@@ -21,6 +21,8 @@
 //       (--passes=...,remove-unused-resources).
 #include "transform/pass_manager.h"
 
+#include "transform/ub_check.h"
+
 #include <chrono>
 #include <utility>
 
@@ -70,6 +72,14 @@ PassManager::PassManager() {
        eliminate_dead_code});
   add({"inline-functions", "inline calls to IR functions (in/out/inout copied)",
        [](ir::Module& m) { return inline_functions(m); }});
+  // The driver runs it with --ub-check (before the pipeline, with the map of
+  // its findings); here with the default findings buffer, for --passes.
+  add({"ub-check", "run-time checks for undefined behaviour, reported to a findings buffer (docs/ub-check.md)",
+       [](ir::Module& m) -> PassResult {
+         auto map = ub_check(m);
+         if (!map) return map.failure();
+         return !map->sites.empty();
+       }});
 }
 
 void PassManager::add(PassInfo pass) {

@@ -65,6 +65,16 @@ std::uint32_t ModuleContext::function_id(ir::FunctionId f) {
   return function_ids_[f.index()];
 }
 
+std::uint32_t ModuleContext::source_file(std::uint32_t file) {
+  auto [it, fresh] = source_files_.emplace(file, 0);
+  if (fresh) {
+    it->second = new_id();
+    const auto& files = m.source_files();
+    sources.op_with_string(spv::Op::OpString, {it->second}, file < files.size() ? files[file] : std::string());
+  }
+  return it->second;
+}
+
 void ModuleContext::name(std::uint32_t id, std::string_view text) {
   if (!options.debug_names || text.empty()) return;
   names.op_with_string(spv::Op::OpName, {id}, text);

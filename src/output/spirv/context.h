@@ -95,6 +95,10 @@ class ModuleContext {
   std::uint32_t glsl_import_id() const { return glsl_import_; }
 
   // --- Debug names and decorations ---
+  // The OpString of source file `file` (Module::source_files), made on
+  // first use into `sources` (-g, Options::debug_lines).
+  std::uint32_t source_file(std::uint32_t file);
+  Words sources;
   void name(std::uint32_t id, std::string_view text);
   void member_name(std::uint32_t id, std::uint32_t member, std::string_view text);
   void decorate(std::uint32_t id, spv::Decoration d, std::initializer_list<std::uint32_t> extra = {});
@@ -165,6 +169,7 @@ class ModuleContext {
   std::map<std::uint32_t, bool> capabilities_;
   std::set<std::string> extensions_;
   std::uint32_t glsl_import_ = 0;
+  std::map<std::uint32_t, std::uint32_t> source_files_;  // file index -> OpString id
 
   std::vector<std::uint32_t> plain_types_;   // per TypeId, flavour kPlain
   FlatMap flavoured_types_;                  // (type << 8 | flavour)

@@ -247,7 +247,17 @@ void FunctionEmitter::emit_node(std::uint32_t n) {
     if (node.kind == NodeKind::Block) {
       const ir::Block& b = f_.block(node.block);
       emit_declarations(n, b);
+      // -g: an OpLine where the location changes; its scope ends with the
+      // SPIR-V block, so each block starts afresh.
+      ir::SourceLocId line;
       for (std::size_t i = 0; i + 1 < b.instructions.size(); ++i) {
+        const ir::SourceLocId at = b.instructions[i].location;
+        if (mc_.options.debug_lines && at.valid() && at != line &&
+            (!line.valid() || !(m_.location(at) == m_.location(line)))) {
+          const ir::SourceLocation& l = m_.location(at);
+          body_.op(spv::Op::OpLine, {mc_.source_file(l.file), l.line, l.column});
+          line = at;
+        }
         emit_instruction(b.instructions[i]);
         if (mc_.failed()) return;
       }

@@ -273,6 +273,13 @@ void ModuleEmitter::emit_entry_point(ir::FunctionId entry) {
     mc_.require(spv::Capability::TransformFeedback);
     mode(spv::ExecutionMode::Xfb);
   }
+  // SPIR-V 1.4 made SPV_KHR_float_controls core (SPIR-V spec, appendix
+  // "Changes": 1.4); before it the mode needs the extension, which not every
+  // device has, so it is left out there.
+  if (mc_.options.preserve_float_specials && spirv_version(mc_.options.target) >= 0x00010400u) {
+    mc_.require(spv::Capability::SignedZeroInfNanPreserve);
+    mode(spv::ExecutionMode::SignedZeroInfNanPreserve, {32});
+  }
   if (shader.stage == ir::ShaderStage::Compute)
     mode(spv::ExecutionMode::LocalSize, {shader.local_size[0], shader.local_size[1], shader.local_size[2]});
   // As glslang: a specialized size is the WorkgroupSize built-in, which
@@ -328,6 +335,12 @@ void ModuleEmitter::emit_stage_modes(const std::function<void(spv::ExecutionMode
 }
 
 std::vector<std::uint32_t> ModuleEmitter::assemble() {
+  // -g: OpString (made while the functions were emitted), then OpSource
+  // naming the first source file (SPIR-V 2.4, layout section 7a); before
+  // the header, which holds the id bound.
+  Words source;
+  if (mc_.options.debug_lines && !mc_.m.source_files().empty())
+    source.op(spv::Op::OpSource, {static_cast<std::uint32_t>(spv::SourceLanguage::Unknown), 0, mc_.source_file(0)});
   Words head;
   for (const auto& [capability, used] : mc_.capabilities())
     if (used) head.op(spv::Op::OpCapability, {capability});
@@ -336,8 +349,8 @@ std::vector<std::uint32_t> ModuleEmitter::assemble() {
   head.op(spv::Op::OpMemoryModel, {static_cast<std::uint32_t>(spv::AddressingModel::Logical),
                                    static_cast<std::uint32_t>(spv::MemoryModel::GLSL450)});
   std::vector<std::uint32_t> words{kMagic, mc_.features.version, 0, mc_.bound(), 0};
-  std::vector<const Words*> sections = {&head, &mc_.entry_points, &mc_.execution_modes, &mc_.names,
-                                        &mc_.annotations, &mc_.globals};
+  std::vector<const Words*> sections = {&head, &mc_.entry_points, &mc_.execution_modes, &mc_.sources, &source,
+                                        &mc_.names, &mc_.annotations, &mc_.globals};
   for (const Words& f : mc_.functions) sections.push_back(&f);
   std::size_t total = words.size();
   for (const Words* s : sections) total += s->size();

@@ -62,6 +62,16 @@ struct Options {
   // The name OpEntryPoint gives the IR's entry point, `main` in the IR
   // (glslangValidator's -e/--entry-point).
   std::string entry_point_name = "main";
+  // Inf, NaN and signed zeros of 32-bit floats as IEEE-754 has them: the
+  // SignedZeroInfNanPreserve 32 execution mode (SPIR-V 1.4's float
+  // controls), written only where the target is SPIR-V 1.4 or later. The
+  // λV front end's programs ask for it (docs/lambdav.md, "Floats").
+  bool preserve_float_specials = false;
+  // Debug line information from the module's location table (`sluice
+  // compile -g`, as glslang -g): OpString per source file, OpSource for
+  // the first, and OpLine before each instruction whose location differs
+  // from the previous one in its block.
+  bool debug_lines = false;
 };
 
 // The module as SPIR-V words, or why it cannot be translated. emit() runs
