@@ -27,7 +27,7 @@ namespace {
 
 class Emitter {
  public:
-  explicit Emitter(const Test& t) : t_(t), reachable_(reachable_blocks(t.cfg)), distance_(exit_distances(t.cfg)) {}
+  Emitter(const Test& t, const Mutation& m) : t_(t), mutation_(m), reachable_(reachable_blocks(t.cfg)), distance_(exit_distances(t.cfg)) {}
 
   std::string run() {
     const bool threads = uses_threads(t_.mode);
@@ -211,7 +211,8 @@ class Emitter {
         op(s, "%ocl_" + n, fmt::format("OpSelect %uint %oin_{} {} {}", n, oi, constant(t_.capacity)));
         op(s, "%oix_" + n, fmt::format("OpIAdd %uint {} %ocl_{}", obase, n));
         op(s, "%op_" + n, fmt::format("OpAccessChain %ptr_uint %out {} %oix_{}", constant(0), n));
-        op(s, fmt::format("OpStore %op_{} {}", n, constant(b + 1)));
+        if (!(mutation_.kind == Mutation::Kind::DropStore && mutation_.block == b))
+          op(s, fmt::format("OpStore %op_{} {}", n, constant(b + 1)));
         if (data) {
           op(s, "%aix_" + n, fmt::format("OpIAdd %uint %oix_{} {}", n, constant(t_.capacity + 1)));
           op(s, "%ap_" + n, fmt::format("OpAccessChain %ptr_uint %out {} %aix_{}", constant(0), n));
@@ -244,7 +245,9 @@ class Emitter {
     switch (k.terminator) {
       case Terminator::Branch: op(s, "OpBranch " + label(k.targets[0])); break;
       case Terminator::Conditional: {
-        op(s, fmt::format("OpBranchConditional {} {} {}", cond, label(k.targets[0]), label(k.targets[1])));
+        const bool swap = mutation_.kind == Mutation::Kind::SwapTargets && mutation_.block == b;
+        op(s, fmt::format("OpBranchConditional {} {} {}", cond, label(k.targets[swap ? 1 : 0]),
+                          label(k.targets[swap ? 0 : 1])));
         break;
       }
       case Terminator::Switch: {
@@ -260,6 +263,7 @@ class Emitter {
   }
 
   const Test& t_;
+  Mutation mutation_;
   std::vector<bool> reachable_;
   std::vector<std::uint32_t> distance_;
   std::map<std::uint32_t, std::string> constants_;
@@ -267,6 +271,6 @@ class Emitter {
 
 }  // namespace
 
-std::string emit_assembly(const Test& test) { return Emitter(test).run(); }
+std::string emit_assembly(const Test& test, const Mutation& mutation) { return Emitter(test, mutation).run(); }
 
 }  // namespace sluice::flesh

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "exec/vertex_shader.h"
+#include "flesh/generate.h"
 #include "flesh/rng.h"
 
 namespace sluice::flesh {
@@ -138,6 +139,48 @@ Result<Test> flesh(Cfg cfg, std::uint64_t seed, const FleshOptions& options) {
   if (!words) return internal_error("the fleshed SPIR-V does not assemble: " + words.error());
   t.spirv = std::move(*words);
   return t;
+}
+
+const char* to_string(Mutation::Kind k) {
+  switch (k) {
+    case Mutation::Kind::None: return "none";
+    case Mutation::Kind::SwapTargets: return "swap-targets";
+    case Mutation::Kind::DropStore: return "drop-store";
+  }
+  return "?";
+}
+
+Mutation choose_mutation(const Test& t, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<BlockIndex> on_path, conditionals;
+  for (std::uint32_t i = 0; i < t.capacity && t.expected[i] != 0; ++i) {
+    const BlockIndex b = t.expected[i] - 1;
+    on_path.push_back(b);
+    if (t.cfg.blocks[b].terminator == Terminator::Conditional) conditionals.push_back(b);
+  }
+  Mutation m;
+  if (!conditionals.empty() && rng.chance(50)) {
+    m.kind = Mutation::Kind::SwapTargets;
+    m.block = conditionals[rng.below(static_cast<std::uint32_t>(conditionals.size()))];
+  } else {
+    m.kind = Mutation::Kind::DropStore;
+    m.block = on_path[rng.below(static_cast<std::uint32_t>(on_path.size()))];
+  }
+  return m;
+}
+
+Result<Test> campaign_test(std::uint64_t seed, std::uint64_t index, const CampaignOptions& options, Coverage& coverage) {
+  const std::uint64_t s = test_seed(seed, index);
+  Rng rng(s);
+  GenerateOptions g;
+  g.blocks = 4 + rng.below(std::max(1u, options.max_blocks > 4 ? options.max_blocks - 3 : 1u));
+  return flesh(generate_cfg(rng.next(), g, coverage), rng.next(), options.flesh);
+}
+
+Result<std::vector<std::uint32_t>> mutant_spirv(const Test& test, const Mutation& mutation) {
+  auto words = exec::assemble_spirv(emit_assembly(test, mutation), 0x00010000);
+  if (!words) return internal_error("the mutated SPIR-V does not assemble: " + words.error());
+  return words;
 }
 
 std::string path_text(const Test& t, std::uint32_t invocation) {

@@ -83,8 +83,37 @@ std::vector<std::uint32_t> predict(const Test& test);
 // SPIRV-Tools). An error only when SPIRV-Tools rejects the text (a bug).
 Result<Test> flesh(Cfg cfg, std::uint64_t seed, const FleshOptions& options);
 
-// The SPIR-V assembly of a test whose buffers are filled (emit_spirv.cpp).
-std::string emit_assembly(const Test& test);
+// A deliberate bug for measuring the oracle's teeth: swap the targets of
+// an on-path conditional branch, or drop an on-path block's store of its
+// number. The expected output stays the unmutated test's.
+struct Mutation {
+  enum class Kind : std::uint8_t { None, SwapTargets, DropStore };
+  Kind kind = Kind::None;
+  BlockIndex block = kNoBlock;
+};
+const char* to_string(Mutation::Kind k);
+
+// A mutation of a block on invocation 0's path, chosen from `seed`: a
+// swap when the path passes a conditional and the coin says so, else a
+// dropped store.
+Mutation choose_mutation(const Test& test, std::uint64_t seed);
+
+// The SPIR-V assembly of a test whose buffers are filled (emit_spirv.cpp),
+// with the mutation applied.
+std::string emit_assembly(const Test& test, const Mutation& mutation = {});
+
+// Test `index` of the campaign started from `seed` (flesh.cpp): its CFG
+// from generate_cfg (blocks between 4 and options' bound, from the test's
+// seed) fleshed in `options.mode`; its shapes are added to `coverage`.
+struct CampaignOptions {
+  std::uint32_t max_blocks = 40;
+  FleshOptions flesh;
+};
+struct Coverage;
+Result<Test> campaign_test(std::uint64_t seed, std::uint64_t index, const CampaignOptions& options, Coverage& coverage);
+
+// The mutated test's SPIR-V.
+Result<std::vector<std::uint32_t>> mutant_spirv(const Test& test, const Mutation& mutation);
 
 // The expected path of one invocation as block numbers ("1 2 5 3 ...").
 std::string path_text(const Test& test, std::uint32_t invocation);
