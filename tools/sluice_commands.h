@@ -37,12 +37,14 @@ CommandAction add_compile_command(CLI::App& sub);
 CommandAction add_render_command(CLI::App& sub);
 CommandAction add_xcheck_command(CLI::App& sub);
 CommandAction add_cfg_command(CLI::App& sub);
+CommandAction add_flesh_command(CLI::App& sub);
 
 inline constexpr CommandSpec kCommands[] = {
     {"compile", "Compile shaders (λV .lv, GLSL .vert/.frag/.comp) to IR, SPIR-V or GLSL", add_compile_command},
     {"render", "Compile a fragment shader and draw it to a PNG or PFM picture", add_render_command},
     {"xcheck", "Run shaders several ways (glslang, Sluice SPIR-V, Sluice GLSL) and compare", add_xcheck_command},
     {"cfg", "Check the structured control flow of SPIR-V (.spv/.spvasm) by the SPIR-V 1.6r2 rules", add_cfg_command},
+    {"flesh", "Fuzz with fleshed random CFGs: generate, run (driver, Sluice, SPIRV-Cross), compare paths", add_flesh_command},
 };
 
 }  // namespace sluice::tools

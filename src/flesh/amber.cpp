@@ -3,6 +3,9 @@
 // buffer, one compute dispatch and one EXPECT of the whole predicted
 // output. Google's Amber runs it, and so does Sluice's own executor
 // (src/exec/amber_executor.h), whose subset includes compute pipelines.
+#include <filesystem>
+#include <fstream>
+
 #include <fmt/format.h>
 
 #include "flesh/amber.h"
@@ -37,6 +40,31 @@ std::string amber_script(const Test& t, const std::string& name) {
   for (std::uint32_t v : t.expected) s += fmt::format(" {}", v);
   s += "\n";
   return s;
+}
+
+Result<bool> write_test_files(const std::string& dir, const std::string& name, const Test& t) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{fmt::format("cannot create '{}': {}", dir, ec.message()), ErrorCode::Environment};
+  auto write = [&](const std::string& ext, const void* data, std::size_t size) -> bool {
+    std::ofstream out(dir + "/" + name + ext, std::ios::binary);
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    return static_cast<bool>(out);
+  };
+  const std::string amber = amber_script(t, name);
+  // The words as little-endian bytes, whatever the host's order.
+  auto bytes = [](const std::vector<std::uint32_t>& words) {
+    std::string b;
+    for (std::uint32_t w : words)
+      for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((w >> (8 * i)) & 0xff));
+    return b;
+  };
+  const std::string spv = bytes(t.spirv), dirs = bytes(t.directions), expected = bytes(t.expected);
+  if (!write(".spv", spv.data(), spv.size()) || !write(".spvasm", t.assembly.data(), t.assembly.size()) ||
+      !write(".amber", amber.data(), amber.size()) || !write(".directions", dirs.data(), dirs.size()) ||
+      !write(".expected", expected.data(), expected.size()))
+    return Error{fmt::format("cannot write the files of {} into '{}'", name, dir), ErrorCode::Environment};
+  return true;
 }
 
 }  // namespace sluice::flesh

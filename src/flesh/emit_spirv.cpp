@@ -54,8 +54,8 @@ class Emitter {
     s += "               OpName %main \"main\"\n";
     s += "               OpName %Directions \"Directions\"\n";
     s += "               OpName %Output \"Output\"\n";
-    s += "               OpName %dir \"dir\"\n";
-    s += "               OpName %out \"out\"\n";
+    s += "               OpName %dir \"directions\"\n";
+    s += "               OpName %out \"path\"\n";
     if (threads) s += "               OpDecorate %gid BuiltIn GlobalInvocationId\n";
     s += "               OpDecorate %dir_array ArrayStride 4\n";
     s += "               OpDecorate %out_array ArrayStride 4\n";
