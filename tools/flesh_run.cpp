@@ -75,6 +75,7 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
       (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
     return "H\t--device gpu found only a CPU device: " + clean((*ctx)->description()) + "\n";
   out += "D\t" + clean((*ctx)->description()) + "\n";
+  const exec::GlslangSession glslang;  // built-in tables kept across the batch's compilations
   flesh::Coverage coverage;
   const flesh::CampaignOptions options = options_for(config, u.mode);
   std::vector<flesh::Test> tests;
@@ -170,18 +171,20 @@ std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_var
                                                                                      const FleshRunConfig& config) {
   std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> v;
   v[0].value = test.spirv;
-  if (config.sluice) {
+  if (config.variants[1] || config.variants[2]) {
     PipelineOptions options = config.pipeline;
     options.language = "spirv";
     const std::string bytes(reinterpret_cast<const char*>(test.spirv.data()), test.spirv.size() * 4);
     SluiceVariants s = compile_variants(bytes, "flesh.spv", exec::ShaderStage::Compute, options);
     v[1] = std::move(s.spirv);
     v[2] = std::move(s.via_glsl);
-  } else {
-    v[1].failure.message = v[2].failure.message = "skip";
   }
-  if (config.peer) v[3] = spirv_cross_variant(test.spirv, exec::ShaderStage::Compute, config.pipeline);
-  else v[3].failure.message = "skip";
+  if (config.variants[3]) v[3] = spirv_cross_variant(test.spirv, exec::ShaderStage::Compute, config.pipeline);
+  for (std::size_t i = 0; i < kFleshVariantCount; ++i)
+    if (!config.variants[i]) {
+      v[i].value.reset();
+      v[i].failure.message = "skip";
+    }
   return v;
 }
 

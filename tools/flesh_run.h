@@ -13,6 +13,7 @@
 // every later submission).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,8 +35,8 @@ struct FleshRunConfig {
   flesh::CampaignOptions campaign;  // mode filled per unit
   exec::DeviceChoice device;
   PipelineOptions pipeline;         // Sluice's translation (variants 2 and 3)
-  bool peer = false;                // variant 4
-  bool sluice = true;               // variants 2 and 3
+  // Which of kFleshVariants run (spirv-cross only with --peer).
+  std::array<bool, kFleshVariantCount> variants{true, true, true, false};
   unsigned batch = 64;              // tests per submission
   unsigned jobs = 1;
   unsigned timeout_seconds = 10;    // per submission: a hang is a finding

@@ -41,7 +41,7 @@ struct FleshArgs {
   bool run = false;
   std::string device = "lavapipe";
   std::string peer;
-  bool only_fleshed = false;
+  std::string variants = "fleshed,sluice-spirv,sluice-glsl";
   unsigned batch = 64;
   unsigned jobs = 1;
   unsigned timeout = 10;
@@ -75,6 +75,26 @@ Result<std::vector<flesh::Mode>> parse_modes(const std::string& text) {
     at = comma + 1;
   }
   return modes;
+}
+
+// "fleshed,sluice-glsl" → which of kFleshVariants run.
+Result<std::array<bool, kFleshVariantCount>> parse_variants(const std::string& text) {
+  std::array<bool, kFleshVariantCount> on{};
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const auto comma = text.find(',', at);
+    const std::string name = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    std::size_t v = 0;
+    while (v < kFleshVariantCount && name != kFleshVariants[v]) ++v;
+    if (v == kFleshVariantCount)
+      return Error{fmt::format("--variants '{}': column {}: unknown variant '{}' (fleshed, sluice-spirv, sluice-glsl, "
+                               "spirv-cross)",
+                               text, at + 1, name)};
+    on[v] = true;
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return on;
 }
 
 Result<exec::DeviceChoice> parse_device(const std::string& text) {
@@ -168,7 +188,7 @@ int run_mutants(const FleshArgs& args, const exec::DeviceChoice& device, const f
 }
 
 int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, const exec::DeviceChoice& device,
-                 const flesh::CampaignOptions& base) {
+                 const flesh::CampaignOptions& base, const std::array<bool, kFleshVariantCount>& variants) {
   FleshRunConfig c;
   c.seed = args.seed;
   c.modes = modes;
@@ -176,8 +196,8 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
   c.campaign = base;
   c.device = device;
   c.pipeline = args.pipeline;
-  c.peer = args.peer == "spirv-cross";
-  c.sluice = !args.only_fleshed;
+  c.variants = variants;
+  if (args.peer == "spirv-cross") c.variants[3] = true;
   c.batch = args.batch;
   c.jobs = args.jobs;
   c.timeout_seconds = args.timeout;
@@ -211,6 +231,8 @@ int run_flesh(FleshArgs& args) {
   if (!modes) return usage_error(modes.error());
   auto device = parse_device(args.device);
   if (!device) return usage_error(device.error());
+  auto variants = parse_variants(args.variants);
+  if (!variants) return usage_error(variants.error());
   if (args.count == 0 && args.mutants == 0) return usage_error("--count 0: nothing to do");
   if (args.blocks < 4 || args.blocks > 100000) return usage_error(fmt::format("--blocks {}: expected 4-100000", args.blocks));
   if (args.invocations == 0 || args.invocations > 65536)
@@ -238,7 +260,7 @@ int run_flesh(FleshArgs& args) {
     o.flesh.mode = flesh::Mode::Basic;
     code = std::max(code, run_mutants(args, *device, o));
   }
-  if (args.run && args.count) code = std::max(code, run_campaign(args, *modes, *device, base));
+  if (args.run && args.count) code = std::max(code, run_campaign(args, *modes, *device, base, *variants));
   return code;
 }
 
@@ -257,7 +279,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_flag("--run", args->run, "Run each test: the fleshed SPIR-V, Sluice's SPIR-V and GLSL of it (and the peer's)");
   sub.add_option("--device", args->device, "lavapipe (default; also cpu) or gpu (a non-CPU Vulkan device)");
   sub.add_option("--peer", args->peer, "Also run SPIRV-Cross's GLSL of each test (spirv-cross), reported apart");
-  sub.add_flag("--only-fleshed", args->only_fleshed, "Run only the fleshed SPIR-V (the driver), not Sluice's variants");
+  sub.add_option("--variants", args->variants,
+                 "Which ways to run each test (default fleshed,sluice-spirv,sluice-glsl; --peer adds spirv-cross)");
   sub.add_option("--batch", args->batch, "Tests per Vulkan submission (default 64)");
   sub.add_option("-j,--jobs", args->jobs, "Batches run at once, each in its own process (default 1)");
   sub.add_option("--timeout", args->timeout, "Seconds a submission may take before it counts as a hang (default 10)");
