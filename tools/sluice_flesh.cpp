@@ -124,67 +124,124 @@ int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, co
   return kExitOk;
 }
 
-// N mutants of basic-mode tests, run in one child process in batches; the
-// fraction whose output differs from the unmutated test's prediction.
+// Mutants [first, first + count) with their unmutated tests, in one
+// submission (or, for a single mutant, the test and then the mutant in two,
+// so that a mutant that hangs still has its test's verdict). Lines:
+//   M index kind flagged(0/1) test-wrong(0/1) how     H message (a hang)
+std::string run_mutant_unit(const FleshArgs& args, const exec::DeviceChoice& device, const flesh::CampaignOptions& base,
+                            std::uint64_t first, std::uint64_t count) {
+  exec::ContextOptions co;
+  co.device = device;
+  co.timeout = std::chrono::seconds(args.timeout);
+  auto ctx = exec::VulkanContext::create(co);
+  if (!ctx) return "E\t" + ctx.error() + "\n";
+  std::string out = "D\t" + (*ctx)->description() + "\n";
+  flesh::Coverage coverage;
+  std::vector<flesh::Test> tests;
+  std::vector<flesh::Mutation> mutations;
+  std::vector<std::vector<std::uint32_t>> mutants;
+  for (std::uint64_t i = first; i < first + count; ++i) {
+    auto t = flesh::campaign_test(args.seed, i, base, coverage);
+    if (!t) return "E\t" + t.error() + "\n";
+    mutations.push_back(flesh::choose_mutation(*t, args.seed + i));
+    auto w = flesh::mutant_spirv(*t, mutations.back());
+    if (!w) return "E\t" + w.error() + "\n";
+    mutants.push_back(std::move(*w));
+    tests.push_back(std::move(*t));
+  }
+  auto job = [&](std::size_t k, bool mutant) {
+    return flesh::BatchJob{mutant ? std::span<const std::uint32_t>(mutants[k]) : std::span<const std::uint32_t>(tests[k].spirv),
+                           tests[k].directions, static_cast<std::uint32_t>(tests[k].expected.size()), tests[k].groups()};
+  };
+  auto line = [&](std::size_t k, bool flagged, bool test_wrong, const char* how) {
+    out += fmt::format("M\t{}\t{}\t{}\t{}\t{}\n", first + k, flesh::to_string(mutations[k].kind), flagged ? 1 : 0,
+                       test_wrong ? 1 : 0, how);
+  };
+  if (count == 1) {
+    auto original = flesh::run_batch(**ctx, {job(0, false)});
+    if (!original) return out + "H\t" + original.error() + "\n";
+    const bool wrong = !original->outputs[0] || *original->outputs[0] != tests[0].expected;
+    auto mutant = flesh::run_batch(**ctx, {job(0, true)});
+    if (!mutant) line(0, true, wrong, "hang");
+    else if (!mutant->outputs[0]) line(0, true, wrong, "error");
+    else line(0, *mutant->outputs[0] != tests[0].expected, wrong, "mismatch");
+    return out;
+  }
+  std::vector<flesh::BatchJob> jobs;
+  for (std::size_t k = 0; k < tests.size(); ++k) {
+    jobs.push_back(job(k, false));
+    jobs.push_back(job(k, true));
+  }
+  auto r = flesh::run_batch(**ctx, jobs);
+  if (!r) return out + "H\t" + r.error() + "\n";
+  for (std::size_t k = 0; k < tests.size(); ++k) {
+    const auto& original = r->outputs[2 * k];
+    const auto& mutant = r->outputs[2 * k + 1];
+    line(k, !mutant || *mutant != tests[k].expected, !original || *original != tests[k].expected,
+         !mutant ? "error" : "mismatch");
+  }
+  return out;
+}
+
+// N mutants of basic-mode tests (flesh.h, Mutation): the fraction whose
+// output differs from the unmutated test's prediction, a hang included
+// (a swapped loop exit can make the exit-ward direction loop forever).
 int run_mutants(const FleshArgs& args, const exec::DeviceChoice& device, const flesh::CampaignOptions& base) {
-  std::string report;
-  run_in_children(
-      1, 1, std::chrono::seconds(600 + args.mutants),
-      [&](std::size_t) -> std::string {
-        exec::ContextOptions co;
-        co.device = device;
-        co.timeout = std::chrono::seconds(args.timeout);
-        auto ctx = exec::VulkanContext::create(co);
-        if (!ctx) return "error\t" + ctx.error();
-        flesh::Coverage coverage;
-        std::uint64_t flagged = 0, swaps = 0, drops = 0, baseline_wrong = 0, done = 0;
-        for (std::uint64_t first = 0; first < args.mutants; first += args.batch) {
-          const std::uint64_t n = std::min<std::uint64_t>(args.batch, args.mutants - first);
-          std::vector<flesh::Test> tests;
-          std::vector<std::vector<std::uint32_t>> words;
-          for (std::uint64_t i = first; i < first + n; ++i) {
-            auto t = flesh::campaign_test(args.seed, i, base, coverage);
-            if (!t) return "error\t" + t.error();
-            const flesh::Mutation m = flesh::choose_mutation(*t, args.seed + i);
-            (m.kind == flesh::Mutation::Kind::SwapTargets ? swaps : drops)++;
-            auto w = flesh::mutant_spirv(*t, m);
-            if (!w) return "error\t" + w.error();
-            words.push_back(t->spirv);  // the unmutated test first: it must pass
-            words.push_back(std::move(*w));
-            tests.push_back(std::move(*t));
+  struct Range {
+    std::uint64_t first, count;
+  };
+  std::vector<Range> ranges;
+  for (std::uint64_t first = 0; first < args.mutants; first += args.batch)
+    ranges.push_back({first, std::min<std::uint64_t>(args.batch, args.mutants - first)});
+  std::uint64_t done = 0, flagged = 0, swaps = 0, drops = 0, test_wrong = 0, hangs = 0;
+  std::string device_name, error;
+  while (!ranges.empty() && error.empty()) {
+    std::vector<Range> hung;
+    run_in_children(
+        ranges.size(), args.jobs, std::chrono::seconds(120 + args.timeout + 2 * args.batch),
+        [&](std::size_t i) { return run_mutant_unit(args, device, base, ranges[i].first, ranges[i].count); },
+        [&](std::size_t i, ChildResult r) {
+          if (r.died || r.timed_out) {
+            if (ranges[i].count == 1) error = fmt::format("mutant {}: the process died or timed out", ranges[i].first);
+            hung.push_back(ranges[i]);
+            return;
           }
-          std::vector<flesh::BatchJob> jobs;
-          for (std::size_t k = 0; k < tests.size(); ++k)
-            for (int j = 0; j < 2; ++j)
-              jobs.push_back({words[2 * k + j], tests[k].directions, static_cast<std::uint32_t>(tests[k].expected.size()),
-                              tests[k].groups()});
-          auto r = flesh::run_batch(**ctx, jobs);
-          if (!r) return "error\t" + r.error();
-          for (std::size_t k = 0; k < tests.size(); ++k) {
-            const auto& original = r->outputs[2 * k];
-            const auto& mutant = r->outputs[2 * k + 1];
-            baseline_wrong += !original || *original != tests[k].expected;
-            flagged += !mutant || *mutant != tests[k].expected;
-            ++done;
+          std::istringstream in(r.output);
+          std::string l;
+          while (std::getline(in, l)) {
+            const auto tab = l.find('\t');
+            const std::string tag = l.substr(0, tab), rest = tab == std::string::npos ? "" : l.substr(tab + 1);
+            if (tag == "D") device_name = rest;
+            else if (tag == "E") error = rest;
+            else if (tag == "H") {
+              if (ranges[i].count == 1) error = "an unmutated test hung: " + rest;
+              else
+                for (std::uint64_t k = 0; k < ranges[i].count; ++k) hung.push_back({ranges[i].first + k, 1});
+            } else if (tag == "M") {
+              std::istringstream f(rest);
+              std::string index, kind, how;
+              int is_flagged = 0, is_wrong = 0;
+              f >> index >> kind >> is_flagged >> is_wrong >> how;
+              ++done;
+              flagged += is_flagged;
+              test_wrong += is_wrong;
+              hangs += how == "hang";
+              (kind == "swap-targets" ? swaps : drops)++;
+            }
           }
-        }
-        return fmt::format("ok\t{} {} {} {} {}\t{}", done, flagged, swaps, drops, baseline_wrong, (*ctx)->description());
-      },
-      [&](std::size_t, ChildResult r) { report = r.died || r.timed_out ? "error\tthe mutant run died or timed out" : r.output; });
-  if (report.rfind("ok\t", 0) != 0) {
-    std::cerr << "sluice flesh: error: " << report.substr(report.find('\t') + 1) << "\n";
+        });
+    ranges = std::move(hung);
+  }
+  if (!error.empty()) {
+    std::cerr << "sluice flesh: error: " << error << "\n";
     return kExitError;
   }
-  std::uint64_t done = 0, flagged = 0, swaps = 0, drops = 0, baseline_wrong = 0;
-  std::istringstream in(report.substr(3));
-  in >> done >> flagged >> swaps >> drops >> baseline_wrong;
-  const std::string device_name = report.substr(report.rfind('\t') + 1);
   std::cout << fmt::format(
       "sluice flesh: {} mutants (seed {}, {} swapped on-path branch targets, {} dropped on-path stores) on {}\n"
-      "flagged: {} of {} ({:.2f}%); unmutated tests wrong on this device: {}\n",
+      "flagged: {} of {} ({:.2f}%; {} of them by hanging); unmutated tests wrong on this device: {}\n",
       done, args.seed, swaps, drops, device_name, flagged, done, done ? 100.0 * double(flagged) / double(done) : 0.0,
-      baseline_wrong);
-  return flagged * 100 >= 99 * done ? kExitOk : kExitError;
+      hangs, test_wrong);
+  return done == args.mutants && flagged * 100 >= 99 * done ? kExitOk : kExitError;
 }
 
 int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, const exec::DeviceChoice& device,
