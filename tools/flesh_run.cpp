@@ -66,15 +66,6 @@ std::string describe_mismatch(const flesh::Test& t, const std::vector<std::uint3
 //   H <message>     C <coverage counts>
 std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   std::string out;
-  exec::ContextOptions co;
-  co.device = config.device;
-  co.timeout = std::chrono::seconds(config.timeout_seconds);
-  auto ctx = exec::VulkanContext::create(co);
-  if (!ctx) return "H\tno device: " + clean(ctx.error()) + "\n";
-  if (config.device.kind == exec::DeviceChoice::Gpu &&
-      (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
-    return "H\t--device gpu found only a CPU device: " + clean((*ctx)->description()) + "\n";
-  out += "D\t" + clean((*ctx)->description()) + "\n";
   const exec::GlslangSession glslang;  // built-in tables kept across the batch's compilations
   flesh::Coverage coverage;
   const flesh::CampaignOptions options = options_for(config, u.mode);
@@ -100,6 +91,17 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
                       tests[k].groups()});
       job_of.emplace_back(k, v);
     }
+  // The submission's time limit is --timeout per pipeline: lavapipe
+  // compiles each pipeline's code when the submission first runs it.
+  exec::ContextOptions co;
+  co.device = config.device;
+  co.timeout = std::chrono::seconds(config.timeout_seconds * std::max<std::size_t>(1, jobs.size()));
+  auto ctx = exec::VulkanContext::create(co);
+  if (!ctx) return "H\tno device: " + clean(ctx.error()) + "\n";
+  if (config.device.kind == exec::DeviceChoice::Gpu &&
+      (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+    return "H\t--device gpu found only a CPU device: " + clean((*ctx)->description()) + "\n";
+  out += "D\t" + clean((*ctx)->description()) + "\n";
   auto result = flesh::run_batch(**ctx, jobs);
   if (!result) return out + "H\t" + clean(result.error()) + "\n";
   for (std::size_t k = 0; k < tests.size(); ++k)
@@ -199,7 +201,7 @@ FleshRunSummary run_flesh_campaign(const FleshRunConfig& config) {
   // A child may compile a whole batch (lavapipe compiles each pipeline with
   // LLVM) before its submission's own time limit starts.
   auto limit_for = [&](const Unit& u) {
-    return std::chrono::seconds(60 + config.timeout_seconds + 2 * static_cast<long>(u.count));
+    return std::chrono::seconds(60 + (config.timeout_seconds + 2) * kFleshVariantCount * static_cast<long>(u.count));
   };
 
   // Results by (mode, index): each variant's status and message.

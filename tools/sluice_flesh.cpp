@@ -25,7 +25,10 @@
 #include "flesh_run.h"
 #include "process_pool.h"
 #include "sluice_commands.h"
+#include "flesh/import.h"
+#include "frontend/spirv/module.h"
 #include "spirv_cross_peer.h"
+#include "spirv_diagnostics.h"
 
 namespace sluice::tools {
 namespace {
@@ -48,7 +51,7 @@ struct FleshArgs {
   std::string findings;
   bool strict = false;
   std::uint64_t mutants = 0;
-  bool coverage = false;
+  std::string import;
   PipelineOptions pipeline;
 };
 
@@ -130,9 +133,10 @@ int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, co
 //   M index kind flagged(0/1) test-wrong(0/1) how     H message (a hang)
 std::string run_mutant_unit(const FleshArgs& args, const exec::DeviceChoice& device, const flesh::CampaignOptions& base,
                             std::uint64_t first, std::uint64_t count) {
+  // --timeout per pipeline (lavapipe compiles them inside the submission).
   exec::ContextOptions co;
   co.device = device;
-  co.timeout = std::chrono::seconds(args.timeout);
+  co.timeout = std::chrono::seconds(args.timeout * (count == 1 ? 1 : 2 * count));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "E\t" + ctx.error() + "\n";
   std::string out = "D\t" + (*ctx)->description() + "\n";
@@ -198,7 +202,7 @@ int run_mutants(const FleshArgs& args, const exec::DeviceChoice& device, const f
   while (!ranges.empty() && error.empty()) {
     std::vector<Range> hung;
     run_in_children(
-        ranges.size(), args.jobs, std::chrono::seconds(120 + args.timeout + 2 * args.batch),
+        ranges.size(), args.jobs, std::chrono::seconds(120 + (args.timeout + 2) * 2 * args.batch),
         [&](std::size_t i) { return run_mutant_unit(args, device, base, ranges[i].first, ranges[i].count); },
         [&](std::size_t i, ChildResult r) {
           if (r.died || r.timed_out) {
@@ -301,6 +305,20 @@ int run_flesh(FleshArgs& args) {
     return usage_error("--peer spirv-cross: the spirv-cross tool is not on PATH (Debian package spirv-cross)");
   if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
   flesh::CampaignOptions base;
+  if (!args.import.empty()) {
+    // --import FILE: a SPIR-V module's CFG instead of generated ones.
+    const auto parsed = spirv_in::parse_file(args.import);
+    if (!parsed.ok()) {
+      print_spirv_parse_error(args.import, parsed.error());
+      return kExitError;
+    }
+    auto cfg = flesh::import_cfg(parsed.value());
+    if (!cfg) {
+      std::cerr << args.import << ": error: " << cfg.error() << "\n";
+      return kExitError;
+    }
+    base.imported = std::move(*cfg);
+  }
   base.max_blocks = args.blocks;
   base.flesh.walk_bound = args.walk;
   base.flesh.invocations = args.invocations;
@@ -332,6 +350,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--blocks", args->blocks, "Most blocks per generated CFG (default 40; each test draws 4 to this)");
   sub.add_option("--walk", args->walk, "Random steps of the path before it heads for an exit (default 48)");
   sub.add_option("--invocations", args->invocations, "Invocations per test in the threads modes (default 16)");
+  sub.add_option("--import", args->import,
+                 "Flesh this SPIR-V module's CFG (.spv or .spvasm; its entry point's function) instead of generated ones");
   sub.add_option("--out", args->out, "Write each test (.spv, .spvasm, .amber, .directions, .expected) under DIR/MODE/");
   sub.add_flag("--run", args->run, "Run each test: the fleshed SPIR-V, Sluice's SPIR-V and GLSL of it (and the peer's)");
   sub.add_option("--device", args->device, "lavapipe (default; also cpu) or gpu (a non-CPU Vulkan device)");
@@ -340,7 +360,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
                  "Which ways to run each test (default fleshed,sluice-spirv,sluice-glsl; --peer adds spirv-cross)");
   sub.add_option("--batch", args->batch, "Tests per Vulkan submission (default 64)");
   sub.add_option("-j,--jobs", args->jobs, "Batches run at once, each in its own process (default 1)");
-  sub.add_option("--timeout", args->timeout, "Seconds a submission may take before it counts as a hang (default 10)");
+  sub.add_option("--timeout", args->timeout,
+                 "Seconds per pipeline a submission may take before it counts as a hang (default 10)");
   sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory");
   sub.add_flag("--strict", args->strict, "Exit 1 also for the driver's and the peer's mismatches");
   sub.add_option("--mutants", args->mutants,

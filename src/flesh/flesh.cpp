@@ -174,7 +174,11 @@ Result<Test> campaign_test(std::uint64_t seed, std::uint64_t index, const Campai
   Rng rng(s);
   GenerateOptions g;
   g.blocks = 4 + rng.below(std::max(1u, options.max_blocks > 4 ? options.max_blocks - 3 : 1u));
-  return flesh(generate_cfg(rng.next(), g, coverage), rng.next(), options.flesh);
+  // Drawn in this order explicitly (function arguments have none in C++).
+  const std::uint64_t flesh_seed = rng.next();
+  const std::uint64_t cfg_seed = rng.next();
+  if (options.imported) return flesh(*options.imported, flesh_seed, options.flesh);
+  return flesh(generate_cfg(cfg_seed, g, coverage), flesh_seed, options.flesh);
 }
 
 Result<std::vector<std::uint32_t>> mutant_spirv(const Test& test, const Mutation& mutation) {

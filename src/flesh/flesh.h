@@ -108,6 +108,9 @@ std::string emit_assembly(const Test& test, const Mutation& mutation = {});
 struct CampaignOptions {
   std::uint32_t max_blocks = 40;
   FleshOptions flesh;
+  // --import: every test fleshes this CFG (with its own path) instead of
+  // a generated one.
+  std::optional<Cfg> imported;
 };
 struct Coverage;
 Result<Test> campaign_test(std::uint64_t seed, std::uint64_t index, const CampaignOptions& options, Coverage& coverage);

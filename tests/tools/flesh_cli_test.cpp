@@ -79,3 +79,20 @@ TEST_CASE("a stripped copy of sluice runs fleshed tests on its own") {
   CHECK_THAT(text, Catch::Contains("fleshed       4 pass, 0 mismatch"));
   CHECK_THAT(text, Catch::Contains("sluice-glsl   4 pass, 0 mismatch"));
 }
+
+TEST_CASE("sluice flesh --import fleshes a SPIR-V module's CFG; a bad file gets a positioned error") {
+  Scratch s;
+  const std::string dir = (s.dir / "t").string();
+  REQUIRE(run_sluice(s, "flesh --seed 8 --count 2 --blocks 30 --out " + quote(dir)).code == 0);
+  const std::string module = dir + "/basic/flesh-8-1.spvasm";
+  const auto r = run_sluice(s, "flesh --import " + quote(module) + " --count 3 --mode phi+threads --run");
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("fleshed       3 pass, 0 mismatch"));
+  CHECK_THAT(r.out, Catch::Contains("sluice-spirv  3 pass, 0 mismatch"));
+
+  const auto bad = s.write("bad.spvasm", "OpCapability Shader\n  OpFoo %x\n");
+  const auto e = run_sluice(s, "flesh --import " + quote(bad.string()) + " --run");
+  CHECK(e.code == 1);
+  CHECK(e.err == bad.string() + ":2:3: error: Invalid Opcode name 'OpFoo'\n  OpFoo %x\n  ^\n");
+}
