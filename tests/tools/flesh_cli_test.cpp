@@ -80,7 +80,7 @@ TEST_CASE("a stripped copy of sluice runs fleshed tests on its own") {
   CHECK_THAT(text, Catch::Contains("sluice-glsl   4 pass, 0 mismatch"));
 }
 
-TEST_CASE("sluice flesh --import fleshes a SPIR-V module's CFG; a bad file gets a positioned error") {
+TEST_CASE("sluice flesh --import fleshes a SPIR-V module's CFG, a bad file gets a positioned error") {
   Scratch s;
   const std::string dir = (s.dir / "t").string();
   REQUIRE(run_sluice(s, "flesh --seed 8 --count 2 --blocks 30 --out " + quote(dir)).code == 0);
