@@ -91,11 +91,14 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
                       tests[k].groups()});
       job_of.emplace_back(k, v);
     }
-  // The submission's time limit is --timeout per pipeline: lavapipe
-  // compiles each pipeline's code when the submission first runs it.
+  // On the CPU device the submission's time limit is --timeout per
+  // pipeline: lavapipe compiles each pipeline's code when the submission
+  // first runs it. A GPU driver compiles at pipeline creation, so there the
+  // limit is --timeout for the whole submission, and a hang shows soon.
   exec::ContextOptions co;
   co.device = config.device;
-  co.timeout = std::chrono::seconds(config.timeout_seconds * std::max<std::size_t>(1, jobs.size()));
+  const bool cpu = config.device.kind == exec::DeviceChoice::Cpu;
+  co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, jobs.size()) : 1));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "H\tno device: " + clean(ctx.error()) + "\n";
   if (config.device.kind == exec::DeviceChoice::Gpu &&

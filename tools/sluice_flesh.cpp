@@ -133,10 +133,12 @@ int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, co
 //   M index kind flagged(0/1) test-wrong(0/1) how     H message (a hang)
 std::string run_mutant_unit(const FleshArgs& args, const exec::DeviceChoice& device, const flesh::CampaignOptions& base,
                             std::uint64_t first, std::uint64_t count) {
-  // --timeout per pipeline (lavapipe compiles them inside the submission).
+  // --timeout per pipeline on the CPU device (lavapipe compiles them inside
+  // the submission), per submission on a GPU.
   exec::ContextOptions co;
   co.device = device;
-  co.timeout = std::chrono::seconds(args.timeout * (count == 1 ? 1 : 2 * count));
+  const bool cpu = device.kind == exec::DeviceChoice::Cpu;
+  co.timeout = std::chrono::seconds(args.timeout * (count == 1 || !cpu ? 1 : 2 * count));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "E\t" + ctx.error() + "\n";
   std::string out = "D\t" + (*ctx)->description() + "\n";
@@ -361,7 +363,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--batch", args->batch, "Tests per Vulkan submission (default 64)");
   sub.add_option("-j,--jobs", args->jobs, "Batches run at once, each in its own process (default 1)");
   sub.add_option("--timeout", args->timeout,
-                 "Seconds per pipeline a submission may take before it counts as a hang (default 10)");
+                 "Seconds a submission may take before it counts as a hang, per pipeline on lavapipe (which "
+                 "compiles inside the submission), per submission on a GPU (default 10)");
   sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory");
   sub.add_flag("--strict", args->strict, "Exit 1 also for the driver's and the peer's mismatches");
   sub.add_option("--mutants", args->mutants,
