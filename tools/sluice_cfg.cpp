@@ -4,13 +4,13 @@
 // every function and every violated rule as `FILE: error: [rule] message`.
 // Exit 0: valid; 1: a rule fails (or the functions' blocks are malformed);
 // 2: the file cannot be read or is no SPIR-V.
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "frontend/spirv/cfg/analysis.h"
 #include "frontend/spirv/cfg/dot.h"
 #include "sluice_commands.h"
+#include "spirv_diagnostics.h"
 
 namespace sluice::tools {
 namespace {
@@ -22,20 +22,6 @@ struct CfgArgs {
   bool dot = false;
   bool legacy = false;
 };
-
-// `FILE:line:col: error: message`, the line and a caret for assembly text.
-void print_parse_error(const std::string& file, const sv::ParseError& e) {
-  if (e.line == 0) {
-    std::cerr << file << ": error: " << e.describe() << "\n";
-    return;
-  }
-  std::cerr << file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
-  std::ifstream in(file);
-  std::string line;
-  for (std::uint32_t i = 0; i < e.line && std::getline(in, line); ++i) {
-  }
-  if (in) std::cerr << line << "\n" << std::string(e.column > 0 ? e.column - 1 : 0, ' ') << "^\n";
-}
 
 void print_constructs(const sv::cfg::FunctionCfg& cfg, const char* prefix) {
   for (sv::cfg::ConstructIndex c = 0; c < cfg.constructs().size(); ++c) {
@@ -52,7 +38,7 @@ void print_constructs(const sv::cfg::FunctionCfg& cfg, const char* prefix) {
 int run_cfg(const CfgArgs& args) {
   const sv::ParseResult parsed = sv::parse_file(args.input);
   if (!parsed.ok()) {
-    print_parse_error(args.input, parsed.error());
+    print_spirv_parse_error(args.input, parsed.error());
     return parsed.error().structural ? kExitError : kExitUsage;
   }
   const sv::Module& module = parsed.value();

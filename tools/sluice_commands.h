@@ -39,6 +39,7 @@ CommandAction add_xcheck_command(CLI::App& sub);
 CommandAction add_cfg_command(CLI::App& sub);
 CommandAction add_bench_run_command(CLI::App& sub);
 CommandAction add_ub_report_command(CLI::App& sub);
+CommandAction add_flesh_command(CLI::App& sub);
 
 inline constexpr CommandSpec kCommands[] = {
     {"compile", "Compile shaders (λV .lv, GLSL .vert/.frag/.comp) to IR, SPIR-V or GLSL", add_compile_command},
@@ -48,6 +49,7 @@ inline constexpr CommandSpec kCommands[] = {
      add_bench_run_command},
     {"cfg", "Check the structured control flow of SPIR-V (.spv/.spvasm) by the SPIR-V 1.6r2 rules", add_cfg_command},
     {"ub-report", "Decode a --ub-check findings buffer with its map (docs/ub-check.md)", add_ub_report_command},
+    {"flesh", "Fuzz with fleshed random CFGs: generate, run (driver, Sluice, SPIRV-Cross), compare paths", add_flesh_command},
 };
 
 }  // namespace sluice::tools

@@ -1,12 +1,14 @@
 // Execution of AmberScript commands on the Runner.
 #include "exec/amber_executor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "exec/amber_data.h"
 #include "exec/vertex_shader.h"
 
 namespace sluice::exec::amber {
@@ -36,6 +38,8 @@ class Executor {
         case Command::Kind::Clear: r = clear(c); break;
         case Command::Kind::DrawRect: r = draw(c); break;
         case Command::Kind::ExpectRgba: r = expect(c); break;
+        case Command::Kind::Dispatch: r = dispatch(c); break;
+        case Command::Kind::ExpectData: r = expect_data(c); break;
       }
       if (!r) return r.failure();
     }
@@ -175,6 +179,84 @@ class Executor {
     return true;
   }
 
+  // A data buffer's contents now: what the last compute RUN left, else its DATA.
+  const std::vector<uint8_t>& data_of(const BufferDecl& b) {
+    auto it = data_.find(b.name);
+    return it == data_.end() ? b.bytes : it->second;
+  }
+
+  // RUN pipeline x y z: one dispatch; the storage buffers keep what it wrote.
+  Result<bool> dispatch(const Command& c) {
+    auto p_result = pipeline(c);
+    if (!p_result) return p_result.failure();
+    const PipelineDecl& p = **p_result;
+    if (p.shaders.size() != 1) return error(p.line, fmt::format("compute pipeline {} needs one shader", p.name));
+    const ShaderDecl* s = script_.find_shader(p.shaders[0]);
+    if (!s) return error(p.line, fmt::format("unknown shader '{}'", p.shaders[0]));
+    if (s->stage != ShaderStage::Compute) return error(p.line, fmt::format("pipeline {} needs a compute shader", p.name));
+    if (!p.entry_points[0].empty() && p.entry_points[0] != "main")
+      return error(p.line, "ENTRY_POINT other than main is not supported");
+    auto words = shader_binary(*s);
+    if (!words) return words.failure();
+    ResourceSpec spec;
+    for (const auto& b : p.bindings) {
+      const BufferDecl* buffer = script_.find_buffer(b.buffer);
+      if (!buffer) return error(p.line, fmt::format("unknown buffer '{}'", b.buffer));
+      if (b.kind == BufferBinding::Kind::Color) return error(p.line, "colour buffers in a compute pipeline");
+      if (buffer->is_format) return error(p.line, fmt::format("buffer {} has no DATA", b.buffer));
+      if (b.kind == BufferBinding::Kind::PushConstant) spec.push_constants = data_of(*buffer);
+      else spec.buffers.push_back({b.set, b.binding, data_of(*buffer)});
+    }
+    auto out = runner_.dispatch_compute(*words, {c.width, c.height, c.depth}, spec);
+    if (!out) return error(c.line, out.error());
+    for (const auto& b : p.bindings) {
+      if (b.kind != BufferBinding::Kind::Storage) continue;
+      for (const auto& sb : out->storage_buffers)
+        if (sb.set == b.set && sb.binding == b.binding && sb.array_element == 0) data_[b.buffer] = sb.bytes;
+    }
+    outcome_.storage_buffers = out->storage_buffers;
+    return true;
+  }
+
+  // EXPECT buffer IDX offset EQ values: the values laid out by the buffer's
+  // type must equal its bytes from `offset` on; the first differing 32-bit
+  // word is reported.
+  Result<bool> expect_data(const Command& c) {
+    const BufferDecl* buffer = script_.find_buffer(c.target);
+    if (!buffer) return error(c.line, fmt::format("unknown buffer '{}'", c.target));
+    auto expected = pack_values(buffer->type, buffer->std140, c.values);
+    if (!expected) return error(c.line, expected.error());
+    const std::vector<uint8_t>& actual = data_of(*buffer);
+    ExpectOutcome e;
+    e.line = c.line;
+    if (uint64_t(c.offset) + expected->size() > actual.size()) {
+      e.message = fmt::format("line {}: EXPECT {} reads bytes {}-{} of a {}-byte buffer", c.line, c.target, c.offset,
+                              c.offset + expected->size(), actual.size());
+      outcome_.expects.push_back(std::move(e));
+      return true;
+    }
+    e.passed = std::equal(expected->begin(), expected->end(), actual.begin() + c.offset);
+    if (!e.passed) {
+      size_t at = 0;
+      while ((*expected)[at] == actual[c.offset + at]) ++at;
+      at &= ~size_t(3);
+      auto word = [](const uint8_t* p, size_t n) {
+        uint32_t w = 0;
+        for (size_t i = 0; i < 4 && i < n; ++i) w |= uint32_t(p[i]) << (8 * i);
+        return w;
+      };
+      size_t differing = 0;
+      for (size_t i = 0; i < expected->size(); i += 4)
+        differing += word(expected->data() + i, expected->size() - i) != word(actual.data() + c.offset + i, expected->size() - i);
+      e.message = fmt::format("line {}: EXPECT {} failed at byte {}: expected {}, got {} ({} of {} words differ)", c.line,
+                              c.target, c.offset + at, word(expected->data() + at, expected->size() - at),
+                              word(actual.data() + c.offset + at, expected->size() - at), differing,
+                              (expected->size() + 3) / 4);
+    }
+    outcome_.expects.push_back(std::move(e));
+    return true;
+  }
+
   static Image blank(const PipelineDecl& p, uint32_t location) {
     Image img;
     img.width = p.framebuffer_width;
@@ -236,6 +318,7 @@ class Executor {
   const ExecuteOptions& options_;
   std::map<std::string, std::array<double, 4>> clear_colors_;
   std::map<std::string, ColorState> colors_;
+  std::map<std::string, std::vector<uint8_t>> data_;  // data buffers a compute RUN wrote
   ScriptOutcome outcome_;
 };
 

@@ -1,4 +1,5 @@
 // Parser for the AmberScript subset described in amber_script.h.
+#include <array>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -226,9 +227,11 @@ class Parser {
   Result<bool> pipeline(const Token& t) {
     PipelineDecl p;
     p.line = t.line;
-    auto kind = word(t, "graphics");
+    auto kind = word(t, "graphics or compute");
     if (!kind) return kind.failure();
-    if (*kind != "graphics") return error(t.line, fmt::format("{} pipelines are not supported", *kind));
+    if (*kind != "graphics" && *kind != "compute")
+      return error(t.line, fmt::format("{} pipelines are not supported", *kind));
+    p.compute = *kind == "compute";
     auto name = word(t, "a pipeline name");
     if (!name) return name.failure();
     p.name = *name;
@@ -310,6 +313,22 @@ class Parser {
     auto name = word(t, "a pipeline name");
     if (!name) return name.failure();
     c.target = *name;
+    if (const PipelineDecl* p = script_.find_pipeline(c.target); p && p->compute) {
+      // RUN pipeline x y z: a dispatch of x × y × z workgroups.
+      c.kind = Command::Kind::Dispatch;
+      std::array<uint32_t, 3> groups{};
+      for (auto& g : groups) {
+        auto v = integer(t, "a workgroup count");
+        if (!v) return v.failure();
+        if (*v <= 0 || *v > 65535) return error(t.line, "RUN workgroup counts must be 1-65535");
+        g = static_cast<uint32_t>(*v);
+      }
+      c.width = groups[0];
+      c.height = groups[1];
+      c.depth = groups[2];
+      script_.commands.push_back(c);
+      return end_of_line(t);
+    }
     auto what = word(t, "DRAW_RECT");
     if (!what) return what.failure();
     if (*what != "DRAW_RECT") return error(t.line, fmt::format("RUN {} is not supported (only DRAW_RECT)", *what));
@@ -338,6 +357,19 @@ class Parser {
     auto idx = word(t, "IDX");
     if (!idx) return idx.failure();
     if (*idx != "IDX") return error(t.line, fmt::format("EXPECT {} is not supported (only IDX)", *idx));
+    if (const BufferDecl* b = script_.find_buffer(c.target); b && !b->is_format) {
+      // EXPECT buffer IDX offset EQ values...: a data buffer's contents.
+      c.kind = Command::Kind::ExpectData;
+      auto offset = integer(t, "a byte offset");
+      if (!offset) return offset.failure();
+      if (*offset < 0 || *offset > (1 << 28)) return error(t.line, "EXPECT offset out of range");
+      c.offset = static_cast<uint32_t>(*offset);
+      if (auto r = expect_word(t, "EQ"); !r) return r;
+      while (!lex_.at_line_end()) c.values.push_back(lex_.next().text);
+      if (c.values.empty()) return error(t.line, "EXPECT ... EQ expects values");
+      script_.commands.push_back(std::move(c));
+      return true;
+    }
     auto x = integer(t, "x"), y = integer(t, "y");
     if (!x) return x.failure();
     if (!y) return y.failure();

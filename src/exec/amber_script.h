@@ -8,7 +8,7 @@
 //   BUFFER name DATA_TYPE type [STD140|STD430] SIZE n FILL value
 //   BUFFER name DATA_TYPE type [STD140|STD430] SIZE n SERIES_FROM start INC_BY step
 //   BUFFER name FORMAT B8G8R8A8_UNORM|R8G8B8A8_UNORM|R32G32B32A32_SFLOAT
-//   PIPELINE graphics name
+//   PIPELINE graphics|compute name
 //     ATTACH shader [ENTRY_POINT name]
 //     FRAMEBUFFER_SIZE w h
 //     BIND BUFFER name AS color LOCATION n
@@ -18,7 +18,9 @@
 //   CLEAR_COLOR pipeline r g b a          (0-255)
 //   CLEAR pipeline
 //   RUN pipeline DRAW_RECT POS x y SIZE w h
+//   RUN pipeline x y z                    (a compute pipeline: workgroups)
 //   EXPECT buffer IDX x y [SIZE w h] EQ_RGBA r g b a | EQ_RGB r g b [TOLERANCE t...]
+//   EXPECT buffer IDX offset EQ values... (a data buffer; offset in bytes)
 //
 // Anything else is refused by the parser with its line number.
 #pragma once
@@ -74,6 +76,7 @@ struct BufferBinding {
 struct PipelineDecl {
   std::string name;
   int line = 0;
+  bool compute = false;                   // PIPELINE compute
   std::vector<std::string> shaders;      // attached shader names
   std::vector<std::string> entry_points;  // per attached shader; empty = "main"
   uint32_t framebuffer_width = 250;       // Amber's default size
@@ -87,7 +90,7 @@ struct Tolerance {
 };
 
 struct Command {
-  enum class Kind { ClearColor, Clear, DrawRect, ExpectRgba };
+  enum class Kind { ClearColor, Clear, DrawRect, ExpectRgba, Dispatch, ExpectData };
   Kind kind = Kind::Clear;
   int line = 0;
   std::string target;                    // pipeline name, or buffer name for EXPECT
@@ -96,6 +99,9 @@ struct Command {
   int32_t x = 0, y = 0;
   uint32_t width = 1, height = 1;
   std::vector<Tolerance> tolerances;     // none, one for all channels, or four
+  uint32_t depth = 1;                    // Dispatch: workgroups x, y, z in width, height, depth
+  uint32_t offset = 0;                   // ExpectData: byte offset into the buffer
+  std::vector<std::string> values;       // ExpectData: as written, laid out by the buffer's type
 };
 
 struct Script {

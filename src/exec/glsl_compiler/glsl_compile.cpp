@@ -31,6 +31,9 @@ EShLanguage language_of(ShaderStage stage) {
 
 }  // namespace
 
+GlslangSession::GlslangSession() { glslang::InitializeProcess(); }
+GlslangSession::~GlslangSession() { glslang::FinalizeProcess(); }
+
 Result<std::vector<uint32_t>> compile_glsl(std::string_view source, ShaderStage stage,
                                            const GlslCompileOptions& options) {
   GlslangProcess process;
