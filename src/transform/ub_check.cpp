@@ -338,7 +338,7 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
   if (!reporter) return reporter.failure().prefixed("ub-check: ");
   const ub::Shadows shadows(copy, shadow_functions);
   std::optional<Error> failure;
-  auto walked = for_each_function(
+  auto walked = transform::for_each_function(
       copy, [&](FunctionId f) { return f.index() < shader_functions; },
       [&](FunctionId f, BlockId entry) -> Status {
         return transform_block(copy, f, entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
