@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "exec/spirv_module.h"
 #include "exec/vulkan_context.h"
 
 namespace sluice::exec {
@@ -67,46 +68,41 @@ const ExtensionRequirement kExtensions[] = {
     {C::PerViewAttributesNV, "PerViewAttributesNV", "VK_NVX_multiview_per_view_attributes"},
 };
 
-constexpr std::uint32_t kOpExecutionMode = 16;
-constexpr std::uint32_t kOpCapability = 17;
 constexpr std::uint32_t kOutputLineStrip = 28, kOutputTriangleStrip = 29;
-constexpr std::uint32_t kOpFunction = 54;
 
 }  // namespace
 
 std::optional<std::string> unsupported_capability(std::span<const std::uint32_t> words, const VulkanContext& context) {
-  // Capabilities and execution modes come before the first function (SPIR-V
-  // 2.4, "Logical Layout of a Module"); the walk stops there.
-  bool streams = false, lines_or_triangles = false;
-  for (std::size_t i = 5; i < words.size();) {
-    const std::uint32_t count = words[i] >> 16, opcode = words[i] & 0xffffu;
-    if (count == 0 || opcode == kOpFunction) break;
-    if (opcode == kOpExecutionMode && count >= 3 && i + 2 < words.size())
-      lines_or_triangles |= words[i + 2] == kOutputLineStrip || words[i + 2] == kOutputTriangleStrip;
-    if (opcode == kOpCapability && count >= 2 && i + 1 < words.size()) {
-      const auto capability = static_cast<C>(words[i + 1]);
-      for (const auto& r : kCore)
-        if (r.capability == capability && !(context.features().*r.feature))
-          return fmt::format("capability {} needs the feature {}, which the device does not offer",
-                             r.capability_name, r.feature_name);
-      for (const auto& r : kExtensions)
-        if (r.capability == capability && !context.enabled_device_extension(r.extension))
-          return fmt::format("capability {} needs {}, which the runner does not enable on this device",
-                             r.capability_name, r.extension);
-      if (capability == C::TransformFeedback && !context.transform_feedback())
-        return "capability TransformFeedback needs VK_EXT_transform_feedback's transformFeedback, which the device "
-               "does not offer";
-      if (capability == C::GeometryStreams && !context.geometry_streams())
-        return "capability GeometryStreams needs VK_EXT_transform_feedback's geometryStreams, which the device "
-               "does not offer";
-      streams |= capability == C::GeometryStreams;
-    }
-    i += count;
+  // A module the runner's reader cannot parse is not this check's business:
+  // creating its pipeline reports what is wrong with it.
+  auto module = SpirvModule::parse(words);
+  if (!module) return std::nullopt;
+  bool lines_or_triangles = false;
+  for (const auto& entry : module->entry_points())
+    for (std::uint32_t mode : entry.execution_modes)
+      lines_or_triangles |= mode == kOutputLineStrip || mode == kOutputTriangleStrip;
+  for (std::uint32_t word : module->capabilities()) {
+    const auto capability = static_cast<C>(word);
+    for (const auto& r : kCore)
+      if (r.capability == capability && !(context.features().*r.feature))
+        return fmt::format("capability {} needs the feature {}, which the device does not offer", r.capability_name,
+                           r.feature_name);
+    for (const auto& r : kExtensions)
+      if (r.capability == capability && !context.enabled_device_extension(r.extension))
+        return fmt::format("capability {} needs {}, which the runner does not enable on this device",
+                           r.capability_name, r.extension);
+    if (capability == C::TransformFeedback && !context.transform_feedback())
+      return "capability TransformFeedback needs VK_EXT_transform_feedback's transformFeedback, which the device "
+             "does not offer";
+    if (capability == C::GeometryStreams && !context.geometry_streams())
+      return "capability GeometryStreams needs VK_EXT_transform_feedback's geometryStreams, which the device does "
+             "not offer";
   }
   // VK_EXT_transform_feedback: a geometry shader that emits to several
   // streams may output lines or triangles only where
   // transformFeedbackStreamsLinesTriangles is true (points otherwise).
-  if (streams && lines_or_triangles && !context.streams_lines_triangles())
+  if (module->has_capability(static_cast<std::uint32_t>(C::GeometryStreams)) && lines_or_triangles &&
+      !context.streams_lines_triangles())
     return "a geometry shader that emits to several vertex streams (capability GeometryStreams) and outputs lines or "
            "triangles needs VK_EXT_transform_feedback's transformFeedbackStreamsLinesTriangles, which the device does "
            "not offer";

@@ -81,6 +81,8 @@ class SpirvModule {
   // The value of a 32- or 64-bit integer (spec) constant, if `id` is one.
   std::optional<uint64_t> integer_constant(uint32_t id) const;
   bool has_capability(uint32_t capability) const;
+  // Every OpCapability's operand, in module order.
+  const std::vector<uint32_t>& capabilities() const { return capabilities_; }
 
  private:
   uint32_t version_ = 0;

@@ -88,7 +88,7 @@ void Reader::split_interpolated_block(const Instruction& inst, ir::TypeId block_
     vars.push_back(b_.add_global(ir::Name{prefix + "_" + member, ir::NameSource::Internal}, members[k].type,
                                  ir::StorageClass::Input, members[k].precision, std::move(md)));
   }
-  ids_[inst.result_id] = IdValue{Kind::BuiltinBlock, static_cast<std::uint32_t>(builtin_blocks_.size())};
+  ids_[inst.result_id] = IdValue{IdValue::Kind::BuiltinBlock, static_cast<std::uint32_t>(builtin_blocks_.size())};
   builtin_blocks_.push_back(std::move(vars));
 }
 
