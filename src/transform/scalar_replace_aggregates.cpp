@@ -62,8 +62,8 @@ class AggregateReplacement {
                               (t.kind == TypeKind::Array && !t.length.valid() && t.count > 0);
       // Only aggregates of non-aggregates for now: splitting a nested one
       // (a struct holding an array of structs) left a Store naming no
-      // variable (the fuzz corpus's constants.glsl); open, see
-      // docs/performance.md.
+      // variable (the glsl fuzz target's seed constants.glsl); splitting
+      // nested aggregates is left open.
       bool flat = splittable;
       for (std::uint32_t i = 0; flat && i < element_count(t); ++i) {
         const TypeKind k = m_.type(element_type(t, i)).kind;
