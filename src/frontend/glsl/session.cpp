@@ -140,6 +140,23 @@ std::uint32_t column_of(std::string_view text, std::uint32_t line, std::string_v
   return 0;
 }
 
+struct BlockClash {
+  const detail::BlockName* block;
+  std::string why;
+};
+
+// The first block of `scan` named like a function in scope.
+std::optional<BlockClash> first_block_clash(const detail::BlockNameScan& scan, EShLanguage lang,
+                                            const Options& options) {
+  for (const detail::BlockName& b : scan.blocks) {
+    if (b.clashes_with_function)
+      return BlockClash{&b, fmt::format("it is already the name of a function (line {})", b.function_at.line)};
+    if (scan.es && is_es_builtin_function(b.name, scan.version, lang, options))
+      return BlockClash{&b, "it is already the name of a built-in function"};
+  }
+  return std::nullopt;
+}
+
 //
 // A shader the preprocessor rejects stops here too, with the preprocessor's
 // messages: parse() would report the same errors and then parse on, into the
@@ -166,20 +183,29 @@ std::optional<Diagnostics> block_named_like_a_function(glslang::TShader& preproc
   detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
   const detail::BlockNameScan raw = detail::scan_block_names(source);
   scan.blocks.insert(scan.blocks.end(), raw.blocks.begin(), raw.blocks.end());
-  for (const detail::BlockName& b : scan.blocks) {
-    std::string why;
-    if (b.clashes_with_function)
-      why = fmt::format("it is already the name of a function (line {})", b.function_at.line);
-    else if (scan.es && is_es_builtin_function(b.name, scan.version, lang, options))
-      why = "it is already the name of a built-in function";
-    else
-      continue;
-    const std::string where = b.at.file.empty() ? file : b.at.file;
-    const std::string_view text = where == file ? source : includer.text_of(where);
-    return Diagnostics{{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
-                        fmt::format("'{}' : block name cannot be redefined: {}", b.name, why)}};
-  }
-  return std::nullopt;
+  const std::optional<BlockClash> clash = first_block_clash(scan, lang, options);
+  if (!clash) return std::nullopt;
+  const detail::BlockName& b = *clash->block;
+  const std::string where = b.at.file.empty() ? file : b.at.file;
+  const std::string_view text = where == file ? source : includer.text_of(where);
+  return Diagnostics{{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
+                      fmt::format("'{}' : block name cannot be redefined: {}", b.name, clash->why)}};
+}
+
+// Whether the guard must see glslang's preprocessed text. It need not when
+// preprocessing can only remove tokens: no macro is defined (no `define` in
+// the text, no -D preamble), no file is included, no backslash can join
+// lines into a directive. glslang's predefined macros (__LINE__, GL_ES,
+// extension names) expand to numbers, so the preprocessed tokens are then a
+// subset of the raw ones, and a raw scan that finds no clash proves there is
+// none. This saves one of the two glslang compilations (each sets up the
+// resource-dependent built-ins) for almost every shader.
+bool needs_preprocessed_scan(std::string_view source, const std::string& macros, EShLanguage lang,
+                             const Options& options) {
+  if (!macros.empty() || source.find("define") != std::string_view::npos ||
+      source.find("include") != std::string_view::npos || source.find('\\') != std::string_view::npos)
+    return true;
+  return first_block_clash(detail::scan_block_names(source), lang, options).has_value();
 }
 
 void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
@@ -196,7 +222,7 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     if (!macros.empty()) shader.setPreamble(macros.c_str());
     set_environment(shader, lang, options);
   };
-  {
+  if (needs_preprocessed_scan(source, macros, lang, options)) {
     // The guard preprocesses a copy that avoids a crash of glslang's
     // preprocessed-output writer (block_names.h); the parse reads the source.
     const std::string spaced = detail::space_before_line_continuations(source);
