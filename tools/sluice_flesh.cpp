@@ -35,6 +35,7 @@ namespace {
 
 struct FleshArgs {
   std::uint64_t seed = 1;
+  std::uint64_t first = 0;
   std::uint64_t count = 100;
   std::string modes = "basic";
   std::uint32_t blocks = 40;
@@ -52,6 +53,7 @@ struct FleshArgs {
   bool strict = false;
   std::uint64_t mutants = 0;
   std::string import;
+  std::string inject;  // hidden: --inject-failure (flesh_bisect.h)
   PipelineOptions pipeline;
 };
 
@@ -112,7 +114,7 @@ int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, co
     flesh::CampaignOptions o = base;
     o.flesh.mode = m;
     const std::string dir = args.out + "/" + (m == flesh::Mode::PhiThreads ? "phi-threads" : flesh::to_string(m));
-    for (std::uint64_t i = 0; i < args.count; ++i) {
+    for (std::uint64_t i = args.first; i < args.first + args.count; ++i) {
       auto t = flesh::campaign_test(args.seed, i, o, coverage);
       if (!t) {
         std::cerr << "sluice flesh: error: internal: " << t.error() << "\n";
@@ -254,6 +256,7 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
                  const flesh::CampaignOptions& base, const std::array<bool, kFleshVariantCount>& variants) {
   FleshRunConfig c;
   c.seed = args.seed;
+  c.first = args.first;
   c.modes = modes;
   c.count = args.count;
   c.campaign = base;
@@ -266,6 +269,12 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
   c.timeout_seconds = args.timeout;
   c.findings_dir = args.findings;
   c.strict = args.strict;
+  if (!args.inject.empty()) {
+    std::string error;
+    auto inject = parse_injected_failure(args.inject, error);
+    if (!inject) return usage_error(fmt::format("--inject-failure '{}': {}", args.inject, error));
+    c.inject = *inject;
+  }
   const FleshRunSummary s = run_flesh_campaign(c);
   std::string mode_names;
   for (flesh::Mode m : modes) mode_names += (mode_names.empty() ? "" : ",") + std::string(flesh::to_string(m));
@@ -273,15 +282,16 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
                            args.count, mode_names, s.device.empty() ? "(none)" : s.device);
   for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
     const auto& t = s.tally[v];
-    if (t.pass + t.fail + t.error + t.hang == 0) continue;
-    std::cout << fmt::format("  {:<13} {} pass, {} mismatch, {} error, {} hang{}\n", kFleshVariants[v], t.pass, t.fail,
-                             t.error, t.hang, v == 3 ? " (peer)" : "");
+    if (t.pass + t.fail + t.error + t.hang + t.crash == 0) continue;
+    std::cout << fmt::format("  {:<13} {} pass, {} mismatch, {} error, {} hang, {} crash{}\n", kFleshVariants[v], t.pass,
+                             t.fail, t.error, t.hang, t.crash, v == 3 ? " (peer)" : "");
   }
   std::cout << fmt::format("  sluice failures (variant 2/3 wrong where 1 was right): {}; driver findings: {}; peer findings: {}\n",
                            s.sluice_failures, s.driver_findings, s.peer_findings);
   std::cout << "coverage: " << s.coverage.line() << "\n";
   std::cout << fmt::format("time: {:.1f} s, {:.1f} tests/s\n", s.seconds, s.seconds > 0 ? double(s.tests) / s.seconds : 0.0);
   for (const auto& f : s.findings) std::cout << f << "\n";
+  for (const auto& b : s.bisections) std::cout << "FAILED BATCH " << b << "\n";
   if (!s.stopped.empty()) std::cout << "stopped: " << s.stopped << "\n";
   if (s.tests == 0) return kExitError;
   if (s.sluice_failures > 0) return kExitError;
@@ -347,6 +357,7 @@ CommandAction add_flesh_command(CLI::App& sub) {
   auto args = std::make_shared<FleshArgs>();
   args->pipeline.workarounds = "auto";
   sub.add_option("--seed", args->seed, "Campaign seed: test i is reproducible from (seed, i) alone (default 1)");
+  sub.add_option("--first", args->first, "Index of the first test (default 0): tests FIRST to FIRST+COUNT-1 of each mode");
   sub.add_option("--count", args->count, "Tests per mode (default 100)");
   sub.add_option("--mode", args->modes, "basic, phi, threads, phi+threads, data, a comma-separated list, or all (default basic)");
   sub.add_option("--blocks", args->blocks, "Most blocks per generated CFG (default 40; each test draws 4 to this)");
@@ -373,6 +384,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline for variants 2 and 3: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });
   add_pipeline_options(sub, args->pipeline);
+  // For the tests of the failed-batch bisection only (flesh_bisect.h).
+  sub.add_option("--inject-failure", args->inject)->group("");
   sub.footer("Example:\n  sluice flesh --seed 1 --count 1000 --mode all --run --peer spirv-cross --findings findings/\n"
              "  sluice flesh --seed 7 --count 20 --mode phi+threads --out tests/   # write the tests\n"
              "  sluice flesh --mutants 1000                                         # the oracle's teeth");
