@@ -12,6 +12,7 @@
 
 #include "flesh/amber.h"
 #include "flesh/batch_run.h"
+#include "flesh/test_file.h"
 #include "process_pool.h"
 #include "spirv_cross_peer.h"
 #include "xcheck_variants.h"
@@ -21,38 +22,11 @@ namespace {
 
 using Unit = FleshUnit;
 
-std::string clean(std::string s) {
-  for (char& c : s)
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  return s;
-}
 
 flesh::CampaignOptions options_for(const FleshRunConfig& config, flesh::Mode mode) {
   flesh::CampaignOptions o = config.campaign;
   o.flesh.mode = mode;
   return o;
-}
-
-// "invocation 0: expected path 1 2 5 3, got 1 2 4 3" (block numbers), or
-// the first differing value in data mode.
-std::string describe_mismatch(const flesh::Test& t, const std::vector<std::uint32_t>& got) {
-  const std::uint32_t slots = t.slots();
-  for (std::uint32_t inv = 0; inv < t.invocations; ++inv) {
-    const std::uint32_t* e = t.expected.data() + std::size_t(inv) * slots;
-    const std::uint32_t* g = got.data() + std::size_t(inv) * slots;
-    auto path = [&](const std::uint32_t* o) {
-      std::string s;
-      for (std::uint32_t i = 0; i <= t.capacity && o[i] != 0; ++i) s += fmt::format("{}{}", i ? " " : "", o[i]);
-      return s.empty() ? std::string("(nothing)") : s;
-    };
-    if (!std::equal(e, e + t.capacity + 1, g))
-      return fmt::format("invocation {}: expected path {}, got {}", inv, path(e), path(g));
-    for (std::uint32_t i = t.capacity + 1; i < slots; ++i)
-      if (e[i] != g[i])
-        return fmt::format("invocation {}: path right, value after block {} (step {}): expected {}, got {}", inv,
-                           e[i - t.capacity - 1], i - t.capacity - 1, e[i], g[i]);
-  }
-  return "the output differs";
 }
 
 // Runs one unit in the (child) process; the lines parse_unit_output reads:
@@ -70,7 +44,7 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   for (std::uint64_t i = 0; i < u.count; ++i) {
     auto t = flesh::campaign_test(config.seed, u.first + i, options, coverage);
     if (!t) {
-      out += fmt::format("T\t{}\t{}\t0\tE\t{}\n", flesh::to_string(u.mode), u.first + i, clean(t.error()));
+      out += fmt::format("T\t{}\t{}\t0\tE\t{}\n", flesh::to_string(u.mode), u.first + i, field_text(t.error()));
       continue;
     }
     tests.push_back(std::move(*t));
@@ -94,17 +68,17 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   const bool cpu = config.device.kind == exec::DeviceChoice::Cpu;
   co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, jobs.size()) : 1));
   auto ctx = exec::VulkanContext::create(co);
-  if (!ctx) return "N\tno device: " + clean(ctx.error()) + "\n";
+  if (!ctx) return "N\tno device: " + field_text(ctx.error()) + "\n";
   if (config.device.kind == exec::DeviceChoice::Gpu &&
       (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
-    return "N\t--device gpu found only a CPU device: " + clean((*ctx)->description()) + "\n";
-  out += "D\t" + clean((*ctx)->description()) + "\n";
+    return "N\t--device gpu found only a CPU device: " + field_text((*ctx)->description()) + "\n";
+  out += "D\t" + field_text((*ctx)->description()) + "\n";
   std::vector<std::pair<std::uint64_t, std::size_t>> job_tests;
   for (const auto& [k, v] : job_of) job_tests.emplace_back(u.first + k, v);
   if (injected_failure_fires(config.inject, u, job_tests))
     return out + "H\tVK_ERROR_DEVICE_LOST (injected by --inject-failure)\n";
   auto result = flesh::run_batch(**ctx, jobs);
-  if (!result) return out + "H\t" + clean(result.error()) + "\n";
+  if (!result) return out + "H\t" + field_text(result.error()) + "\n";
   for (std::size_t k = 0; k < tests.size(); ++k)
     for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
       if (u.variant >= 0 && static_cast<int>(v) != u.variant) continue;
@@ -112,15 +86,15 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
       if (step.failure.message == "skip") continue;
       const std::string head = fmt::format("T\t{}\t{}\t{}\t", flesh::to_string(u.mode), u.first + k, v);
       if (!step.ok()) {
-        out += head + "E\t" + clean(first_line(step.failure.message)) + "\n";
+        out += head + "E\t" + field_text(first_line(step.failure.message)) + "\n";
         continue;
       }
       std::size_t j = 0;
       while (job_of[j] != std::make_pair(k, v)) ++j;
       const auto& got = result->outputs[j];
-      if (!got) out += head + "E\t" + clean(got.error()) + "\n";
+      if (!got) out += head + "E\t" + field_text(got.error()) + "\n";
       else if (*got == tests[k].expected) out += head + "P\t\n";
-      else out += head + "F\t" + clean(describe_mismatch(tests[k], *got)) + "\n";
+      else out += head + "F\t" + field_text(describe_mismatch(tests[k], *got)) + "\n";
     }
   out += "C\t";
   for (std::uint64_t c : coverage.counts) out += fmt::format("{} ", c);
@@ -153,14 +127,7 @@ UnitOutcome parse_unit_output(const ChildResult& r, unsigned limit) {
   std::istringstream in(r.output);
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::size_t at = 0;
-    while (true) {
-      const auto tab = line.find('\t', at);
-      f.push_back(line.substr(at, tab == std::string::npos ? std::string::npos : tab - at));
-      if (tab == std::string::npos) break;
-      at = tab + 1;
-    }
+    const std::vector<std::string> f = split_fields(line);
     if (f[0] == "D" && f.size() > 1) o.device = f[1];
     else if ((f[0] == "H" || f[0] == "N") && f.size() > 1) {
       o.hang = f[1];
@@ -178,6 +145,44 @@ UnitOutcome parse_unit_output(const ChildResult& r, unsigned limit) {
 }
 
 }  // namespace
+
+std::string field_text(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> f;
+  for (std::size_t at = 0;;) {
+    const auto tab = line.find('\t', at);
+    f.push_back(line.substr(at, tab == std::string::npos ? std::string::npos : tab - at));
+    if (tab == std::string::npos) return f;
+    at = tab + 1;
+  }
+}
+
+// "invocation 0: expected path 1 2 5 3, got 1 2 4 3" (block numbers), or
+// the first differing value in data mode.
+std::string describe_mismatch(const flesh::Test& t, const std::vector<std::uint32_t>& got) {
+  const std::uint32_t slots = t.slots();
+  for (std::uint32_t inv = 0; inv < t.invocations; ++inv) {
+    const std::uint32_t* e = t.expected.data() + std::size_t(inv) * slots;
+    const std::uint32_t* g = got.data() + std::size_t(inv) * slots;
+    auto path = [&](const std::uint32_t* o) {
+      std::string s;
+      for (std::uint32_t i = 0; i <= t.capacity && o[i] != 0; ++i) s += fmt::format("{}{}", i ? " " : "", o[i]);
+      return s.empty() ? std::string("(nothing)") : s;
+    };
+    if (!std::equal(e, e + t.capacity + 1, g))
+      return fmt::format("invocation {}: expected path {}, got {}", inv, path(e), path(g));
+    for (std::uint32_t i = t.capacity + 1; i < slots; ++i)
+      if (e[i] != g[i])
+        return fmt::format("invocation {}: path right, value after block {} (step {}): expected {}, got {}", inv,
+                           e[i - t.capacity - 1], i - t.capacity - 1, e[i], g[i]);
+  }
+  return "the output differs";
+}
 
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_variants(const flesh::Test& test,
                                                                                      const FleshRunConfig& config) {
@@ -215,6 +220,7 @@ void save_test(const FleshRunConfig& config, const std::string& dir, flesh::Mode
   if (!t) return;
   const std::string name = finding_name(flesh::to_string(mode), index);
   (void)flesh::write_test_files(dir, name, *t);
+  (void)flesh::write_test_description(dir, name, *t, config.campaign.flesh.walk_bound);
   const auto vs = flesh_variants(*t, config);
   for (std::size_t v = 1; v < kFleshVariantCount; ++v)
     if (vs[v].ok()) {

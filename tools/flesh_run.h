@@ -74,4 +74,14 @@ FleshRunSummary run_flesh_campaign(const FleshRunConfig& config);
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_variants(const flesh::Test& test,
                                                                                      const FleshRunConfig& config);
 
+// The children's result lines are tab-separated fields: field_text makes
+// a message one field (tabs and line breaks become blanks), split_fields
+// splits a line.
+std::string field_text(std::string s);
+std::vector<std::string> split_fields(const std::string& line);
+
+// "invocation 0: expected path 1 2 5 3, got 1 2 4 3" (block numbers), or
+// the first differing value in data mode.
+std::string describe_mismatch(const flesh::Test& test, const std::vector<std::uint32_t>& got);
+
 }  // namespace sluice::tools

@@ -12,6 +12,7 @@
 // Exit 1 when a Sluice variant disagrees where the fleshed SPIR-V agreed
 // (with --strict also for the driver's and the peer's findings), when
 // fewer than 99% of the mutants are flagged, or on bad options.
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -21,12 +22,16 @@
 #include "device_probe.h"
 #include "exec/vulkan_context.h"
 #include "flesh/amber.h"
+#include "flesh/alloy_import.h"
 #include "flesh/batch_run.h"
+#include "flesh/test_file.h"
+#include "flesh_reduce.h"
 #include "flesh_run.h"
 #include "process_pool.h"
 #include "sluice_commands.h"
 #include "flesh/import.h"
 #include "frontend/spirv/module.h"
+#include "ir/diagnostic.h"
 #include "spirv_cross_peer.h"
 #include "spirv_diagnostics.h"
 
@@ -53,6 +58,7 @@ struct FleshArgs {
   bool strict = false;
   std::uint64_t mutants = 0;
   std::string import;
+  std::string reduce;
   std::string inject;  // hidden: --inject-failure (flesh_bisect.h)
   PipelineOptions pipeline;
 };
@@ -108,6 +114,35 @@ Result<exec::DeviceChoice> parse_device(const std::string& text) {
   return Error{fmt::format("--device '{}': expected lavapipe (or cpu) or gpu", text)};
 }
 
+// --import FILE is an Alloy instance: FILE.xml, or text that starts with '<'.
+bool import_is_alloy(const std::string& path) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return flesh::looks_like_xml(head);
+}
+
+// The CFG of an Alloy instance (alloy_import.h); errors printed with the
+// line and a caret.
+std::optional<flesh::Cfg> import_alloy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << path << ": error: cannot read the file\n";
+    return std::nullopt;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto cfg = flesh::import_alloy_instance(text, path);
+  if (cfg) return std::move(*cfg);
+  const Error& e = cfg.failure();
+  if (e.location)
+    std::cerr << render(Diagnostic{Severity::Error, e.location->file, e.location->line, e.location->column, e.message}, text);
+  else
+    std::cerr << path << ": error: " << e.message << "\n";
+  return std::nullopt;
+}
+
 int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, const flesh::CampaignOptions& base) {
   flesh::Coverage coverage;
   for (flesh::Mode m : modes) {
@@ -120,9 +155,28 @@ int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, co
         std::cerr << "sluice flesh: error: internal: " << t.error() << "\n";
         return kExitInternal;
       }
-      auto w = flesh::write_test_files(dir, fmt::format("flesh-{}-{}", args.seed, i), *t);
+      const std::string name = fmt::format("flesh-{}-{}", args.seed, i);
+      auto w = flesh::write_test_files(dir, name, *t);
+      if (w) w = flesh::write_test_description(dir, name, *t, args.walk);
       if (!w) return usage_error(w.error());
     }
+  }
+  // With --mutants: each mutant too (what --reduce is tested on), as the
+  // mutant run makes them.
+  flesh::CampaignOptions basic = base;
+  basic.flesh.mode = flesh::Mode::Basic;
+  for (std::uint64_t i = 0; i < args.mutants; ++i) {
+    auto t = flesh::campaign_test(args.seed, i, basic, coverage);
+    const flesh::Mutation m = t ? flesh::choose_mutation(*t, args.seed + i) : flesh::Mutation{};
+    auto mt = t ? flesh::mutated_test(*t, m) : Result<flesh::Test>(t.failure());
+    if (!mt) {
+      std::cerr << "sluice flesh: error: internal: " << mt.error() << "\n";
+      return kExitInternal;
+    }
+    const std::string name = fmt::format("flesh-{}-{}", args.seed, i);
+    auto w = flesh::write_test_files(args.out + "/mutants", name, *mt);
+    if (w) w = flesh::write_test_description(args.out + "/mutants", name, *t, args.walk, m);
+    if (!w) return usage_error(w.error());
   }
   std::cout << fmt::format("sluice flesh: wrote {} tests per mode into {}\ncoverage: {}\n", args.count, args.out,
                            coverage.line());
@@ -306,6 +360,21 @@ int run_flesh(FleshArgs& args) {
   if (!device) return usage_error(device.error());
   auto variants = parse_variants(args.variants);
   if (!variants) return usage_error(variants.error());
+  if (!args.reduce.empty()) {
+    if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
+    const DeviceProbe probe = probe_device(*device);
+    if (device->kind == exec::DeviceChoice::Gpu && !probe.is_gpu)
+      return usage_error("--device gpu: no GPU Vulkan device (" + probe.description + ")");
+    if (auto e = resolve_auto_workarounds(args.pipeline, probe.identity); !e.empty()) return usage_error(e);
+    FleshRunConfig c;
+    c.device = *device;
+    c.pipeline = args.pipeline;
+    c.variants = *variants;
+    if (args.peer == "spirv-cross") c.variants[3] = true;
+    c.jobs = args.jobs;
+    c.timeout_seconds = args.timeout;
+    return reduce_flesh_test(args.reduce, c, args.out);
+  }
   if (args.count == 0 && args.mutants == 0) return usage_error("--count 0: nothing to do");
   if (args.blocks < 4 || args.blocks > 100000) return usage_error(fmt::format("--blocks {}: expected 4-100000", args.blocks));
   if (args.invocations == 0 || args.invocations > 65536)
@@ -317,7 +386,11 @@ int run_flesh(FleshArgs& args) {
     return usage_error("--peer spirv-cross: the spirv-cross tool is not on PATH (Debian package spirv-cross)");
   if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
   flesh::CampaignOptions base;
-  if (!args.import.empty()) {
+  if (!args.import.empty() && import_is_alloy(args.import)) {
+    auto cfg = import_alloy(args.import);
+    if (!cfg) return kExitError;
+    base.imported = std::move(*cfg);
+  } else if (!args.import.empty()) {
     // --import FILE: a SPIR-V module's CFG instead of generated ones.
     const auto parsed = spirv_in::parse_file(args.import);
     if (!parsed.ok()) {
@@ -364,8 +437,14 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--walk", args->walk, "Random steps of the path before it heads for an exit (default 48)");
   sub.add_option("--invocations", args->invocations, "Invocations per test in the threads modes (default 16)");
   sub.add_option("--import", args->import,
-                 "Flesh this SPIR-V module's CFG (.spv or .spvasm; its entry point's function) instead of generated ones");
-  sub.add_option("--out", args->out, "Write each test (.spv, .spvasm, .amber, .directions, .expected) under DIR/MODE/");
+                 "Flesh this CFG instead of generated ones: a SPIR-V module's (.spv or .spvasm; its entry point's "
+                 "function) or an Alloy instance's (.xml, the POPL 2023 paper's model)");
+  sub.add_option("--reduce", args->reduce,
+                 "Shrink a failing test (NAME.cfg from --out or --findings, or NAME) to a minimal CFG that fails the "
+                 "same way, and print it as SPIR-V assembly and as sluice cfg --dot (--out DIR: write it there)");
+  sub.add_option("--out", args->out,
+                 "Write each test (.spv, .spvasm, .amber, .directions, .expected, .cfg) under DIR/MODE/; with "
+                 "--mutants N also the mutants under DIR/mutants/");
   sub.add_flag("--run", args->run, "Run each test: the fleshed SPIR-V, Sluice's SPIR-V and GLSL of it (and the peer's)");
   sub.add_option("--device", args->device, "lavapipe (default; also cpu) or gpu (a non-CPU Vulkan device)");
   sub.add_option("--peer", args->peer, "Also run SPIRV-Cross's GLSL of each test (spirv-cross), reported apart");
