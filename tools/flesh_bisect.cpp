@@ -85,6 +85,17 @@ BisectResult bisect_failure(const FleshUnit& failed, const UnitFailure& why, con
   return result;
 }
 
+namespace {
+
+// Aborts or dies for those kinds; true (the caller reports a lost device) for Lost.
+bool fire(const InjectedFailure& inject) {
+  if (inject.kind == InjectedFailure::Kind::Abort) std::abort();
+  if (inject.kind == InjectedFailure::Kind::Segv) std::raise(SIGSEGV);
+  return true;
+}
+
+}  // namespace
+
 std::optional<InjectedFailure> parse_injected_failure(const std::string& text, std::string& error) {
   std::vector<std::string> fields;
   for (std::size_t at = 0;;) {
@@ -94,12 +105,17 @@ std::optional<InjectedFailure> parse_injected_failure(const std::string& text, s
     at = colon + 1;
   }
   InjectedFailure f;
-  error = "expected KIND:MODE:TEST[+TEST][:VARIANT] with KIND abort, segv or lost";
-  if (fields.size() < 3 || fields.size() > 4) return std::nullopt;
+  error = "expected KIND:MODE:TEST[+TEST][:VARIANT] or KIND:loop with KIND abort, segv or lost";
   if (fields[0] == "abort") f.kind = InjectedFailure::Kind::Abort;
   else if (fields[0] == "segv") f.kind = InjectedFailure::Kind::Segv;
   else if (fields[0] == "lost") f.kind = InjectedFailure::Kind::Lost;
   else return std::nullopt;
+  if (fields.size() == 2 && fields[1] == "loop") {
+    f.on_loop = true;
+    error.clear();
+    return f;
+  }
+  if (fields.size() < 3 || fields.size() > 4) return std::nullopt;
   const auto mode = flesh::mode_from_string(fields[1]);
   if (!mode) return std::nullopt;
   f.mode = *mode;
@@ -123,16 +139,22 @@ std::optional<InjectedFailure> parse_injected_failure(const std::string& text, s
 
 bool injected_failure_fires(const InjectedFailure& inject, const FleshUnit& unit,
                             const std::vector<std::pair<std::uint64_t, std::size_t>>& jobs) {
-  if (inject.kind == InjectedFailure::Kind::None || inject.mode != unit.mode) return false;
+  if (inject.kind == InjectedFailure::Kind::None || inject.on_loop || inject.mode != unit.mode) return false;
   for (std::uint64_t t : inject.tests) {
     bool present = false;
     for (const auto& [test, variant] : jobs)
       present = present || (test == t && (inject.variant < 0 || static_cast<int>(variant) == inject.variant));
     if (!present) return false;
   }
-  if (inject.kind == InjectedFailure::Kind::Abort) std::abort();
-  if (inject.kind == InjectedFailure::Kind::Segv) std::raise(SIGSEGV);
-  return true;
+  return fire(inject);
+}
+
+bool injected_failure_fires(const InjectedFailure& inject, const std::vector<flesh::Test>& tests) {
+  if (inject.kind == InjectedFailure::Kind::None || !inject.on_loop) return false;
+  for (const flesh::Test& t : tests)
+    for (const flesh::Block& b : t.cfg.blocks)
+      if (b.merge_kind == flesh::MergeKind::Loop) return fire(inject);
+  return false;
 }
 
 }  // namespace sluice::tools

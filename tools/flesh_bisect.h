@@ -71,9 +71,12 @@ BisectResult bisect_failure(const FleshUnit& failed, const UnitFailure& why, con
 // that holds test I (and J) of MODE (and, given VARIANT, that variant of
 // it) aborts (KIND abort), dies of SIGSEGV (segv) or reports a lost device
 // (lost). A failure needing two tests exercises the "together" case.
+// KIND:loop (for --reduce) fails any child that runs a test whose CFG has a
+// loop, so the reduction of a crash can be tested.
 struct InjectedFailure {
   enum class Kind : std::uint8_t { None, Abort, Segv, Lost };
   Kind kind = Kind::None;
+  bool on_loop = false;
   flesh::Mode mode = flesh::Mode::Basic;
   std::vector<std::uint64_t> tests;
   int variant = -1;
@@ -84,5 +87,7 @@ std::optional<InjectedFailure> parse_injected_failure(const std::string& text, s
 // must fail; for Abort and Segv this does not return.
 bool injected_failure_fires(const InjectedFailure& inject, const FleshUnit& unit,
                             const std::vector<std::pair<std::uint64_t, std::size_t>>& jobs);
+// The same for KIND:loop and the tests a --reduce child runs.
+bool injected_failure_fires(const InjectedFailure& inject, const std::vector<flesh::Test>& tests);
 
 }  // namespace sluice::tools

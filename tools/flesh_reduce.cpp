@@ -76,6 +76,7 @@ std::string run_in_child(const std::vector<flesh::Test>& tests, std::size_t vari
   co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, jobs.size()) : 1));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "N\t" + field_text(ctx.error()) + "\n";
+  if (injected_failure_fires(config.inject, tests)) return out + "H\tVK_ERROR_DEVICE_LOST (injected by --inject-failure)\n";
   auto result = flesh::run_batch(**ctx, jobs);
   if (!result) return out + "H\t" + field_text(result.error()) + "\n";
   for (std::size_t j = 0; j < jobs.size(); ++j) {

@@ -143,6 +143,16 @@ std::optional<flesh::Cfg> import_alloy(const std::string& path) {
   return std::nullopt;
 }
 
+// The hidden --inject-failure into `c`; an error message, or "".
+std::string take_injected_failure(const FleshArgs& args, FleshRunConfig& c) {
+  if (args.inject.empty()) return "";
+  std::string error;
+  auto inject = parse_injected_failure(args.inject, error);
+  if (!inject) return fmt::format("--inject-failure '{}': {}", args.inject, error);
+  c.inject = *inject;
+  return "";
+}
+
 int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, const flesh::CampaignOptions& base) {
   flesh::Coverage coverage;
   for (flesh::Mode m : modes) {
@@ -323,12 +333,7 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
   c.timeout_seconds = args.timeout;
   c.findings_dir = args.findings;
   c.strict = args.strict;
-  if (!args.inject.empty()) {
-    std::string error;
-    auto inject = parse_injected_failure(args.inject, error);
-    if (!inject) return usage_error(fmt::format("--inject-failure '{}': {}", args.inject, error));
-    c.inject = *inject;
-  }
+  if (const std::string e = take_injected_failure(args, c); !e.empty()) return usage_error(e);
   const FleshRunSummary s = run_flesh_campaign(c);
   std::string mode_names;
   for (flesh::Mode m : modes) mode_names += (mode_names.empty() ? "" : ",") + std::string(flesh::to_string(m));
@@ -373,6 +378,7 @@ int run_flesh(FleshArgs& args) {
     if (args.peer == "spirv-cross") c.variants[3] = true;
     c.jobs = args.jobs;
     c.timeout_seconds = args.timeout;
+    if (const std::string e = take_injected_failure(args, c); !e.empty()) return usage_error(e);
     return reduce_flesh_test(args.reduce, c, args.out);
   }
   if (args.count == 0 && args.mutants == 0) return usage_error("--count 0: nothing to do");

@@ -69,6 +69,6 @@ TEST_CASE("--inject-failure refuses malformed text") {
   Scratch s;
   const auto r = run_sluice(s, "flesh --count 1 --run --inject-failure boom:phi:1");
   CHECK(r.code == 1);
-  CHECK(r.err == "sluice flesh: error: --inject-failure 'boom:phi:1': expected KIND:MODE:TEST[+TEST][:VARIANT] with "
-                 "KIND abort, segv or lost\n");
+  CHECK(r.err == "sluice flesh: error: --inject-failure 'boom:phi:1': expected KIND:MODE:TEST[+TEST][:VARIANT] or "
+                 "KIND:loop with KIND abort, segv or lost\n");
 }

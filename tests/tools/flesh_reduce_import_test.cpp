@@ -1,7 +1,7 @@
 // `sluice flesh --reduce` on lavapipe: a mutant (a guaranteed mismatch,
 // --mutants N --out DIR) shrinks to a smaller CFG that still mismatches,
-// printed as SPIR-V assembly and `sluice cfg --dot`; a passing test is
-// refused. And `--import` of an Alloy instance: the paper's, and malformed
+// printed as SPIR-V assembly and `sluice cfg --dot`; a crash (injected)
+// is a verdict and reduces to one loop; a passing test is refused. And `--import` of an Alloy instance: the paper's, and malformed
 // XML with file:line:col, the line and a caret.
 #include <catch2/catch.hpp>
 
@@ -44,6 +44,21 @@ TEST_CASE("sluice flesh --reduce shrinks a mutant to a smaller CFG that still mi
   INFO(again.out << again.err);
   CHECK(again.code == 0);
   CHECK_THAT(again.out, Catch::Contains(m[2].str() + " blocks -> " + m[2].str() + ","));
+}
+
+TEST_CASE("sluice flesh --reduce counts a crashing child as the failure and keeps it") {
+  // The hidden --inject-failure abort:loop makes every child that runs a
+  // CFG with a loop abort: the minimal crashing CFG is one loop.
+  Scratch s;
+  const fs::path out = s.dir / "t";
+  REQUIRE(run_sluice(s, "flesh --seed 3 --count 1 --blocks 14 --mode basic --out " + quote(out.string())).code == 0);
+  const auto r = run_sluice(s, "flesh --reduce " + quote((out / "basic" / "flesh-3-0").string()) +
+                                   " --variants fleshed --inject-failure abort:loop");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("flesh-3-0.cfg: fleshed crash: the process died (signal 6)"));
+  CHECK_THAT(r.out, Catch::Contains("12 blocks -> 4, walk 48 -> 0; still fleshed crash"));
+  CHECK_THAT(r.out, Catch::Contains("%1: br %2\n%2: loop merge %3 continue %4; br %3\n%4: br %2\n%3: return\n"));
 }
 
 TEST_CASE("sluice flesh --reduce refuses a test that passes, and a bad description") {
