@@ -239,13 +239,15 @@ std::string describe_unit(const Unit& u) {
 
 // The command that runs exactly the tests of `u` again, one batch.
 std::string replay_command(const FleshRunConfig& config, const Unit& u) {
+  std::string variants;
+  for (std::size_t v = 0; v < kFleshVariantCount; ++v)
+    if (u.variant >= 0 ? static_cast<std::size_t>(u.variant) == v : config.variants[v])
+      variants += (variants.empty() ? "" : ",") + std::string(kFleshVariants[v]);
   return fmt::format("sluice flesh --seed {} --mode {} --first {} --count {} --batch {} --blocks {} --walk {} "
-                     "--invocations {} --run --device {} --timeout {}{}",
+                     "--invocations {} --run --device {} --timeout {} --variants {}",
                      config.seed, flesh::to_string(u.mode), u.first, u.count, u.count, config.campaign.max_blocks,
                      config.campaign.flesh.walk_bound, config.campaign.flesh.invocations,
-                     config.device.kind == exec::DeviceChoice::Cpu ? "lavapipe" : "gpu", config.timeout_seconds,
-                     u.variant >= 0 ? fmt::format(" --variants {}", kFleshVariants[static_cast<std::size_t>(u.variant)])
-                                    : "");
+                     config.device.kind == exec::DeviceChoice::Cpu ? "lavapipe" : "gpu", config.timeout_seconds, variants);
 }
 
 }  // namespace
