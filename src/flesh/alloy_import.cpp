@@ -149,22 +149,23 @@ Result<Cfg> import_alloy_instance(std::string_view xml, const std::string& file)
     return located(file, top, fmt::format("the instance has {} EntryBlock atoms; the model has exactly one", entry.size()));
   std::map<std::string, BlockIndex> index{{entry[0], 0}};
   std::vector<std::string> names{entry[0]};
-  for (const std::string& atom : in.atom_order) {
-    bool block = false;
-    for (const auto& [sig, atoms] : in.sig_atoms)
-      block = block || (is_block_sig(sig) && std::find(atoms.begin(), atoms.end(), atom) != atoms.end());
-    if (block && index.emplace(atom, static_cast<BlockIndex>(names.size())).second) names.push_back(atom);
-  }
+  std::set<std::string> block_atoms;
+  for (const auto& [sig, atoms] : in.sig_atoms)
+    if (is_block_sig(sig)) block_atoms.insert(atoms.begin(), atoms.end());
+  for (const std::string& atom : in.atom_order)
+    if (block_atoms.count(atom) && index.emplace(atom, static_cast<BlockIndex>(names.size())).second) names.push_back(atom);
   if (names.size() > 100000) return located(file, top, "more than 100000 blocks");
   auto block_of = [&](const Tuple& t, std::size_t i) -> std::optional<BlockIndex> {
     auto it = index.find(t.atoms[i]);
     if (it == index.end()) return std::nullopt;
     return it->second;
   };
-  const auto loops = atoms_of("LoopHeader"), selections = atoms_of("SelectionHeader"), switches = atoms_of("SwitchBlock");
-  auto in_sig = [](const std::vector<std::string>& atoms, const std::string& a) {
-    return std::find(atoms.begin(), atoms.end(), a) != atoms.end();
+  auto set_of = [&](const char* sig) {
+    const auto atoms = atoms_of(sig);
+    return std::set<std::string>(atoms.begin(), atoms.end());
   };
+  const auto loops = set_of("LoopHeader"), selections = set_of("SelectionHeader"), switches = set_of("SwitchBlock");
+  auto in_sig = [](const std::set<std::string>& atoms, const std::string& a) { return atoms.count(a) > 0; };
 
   Cfg cfg;
   cfg.blocks.resize(names.size());
