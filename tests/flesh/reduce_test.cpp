@@ -13,7 +13,7 @@ namespace fl = sluice::flesh;
 
 TEST_CASE("reduction steps are valid, smaller, and keep the mutated block") {
   fl::Coverage coverage;
-  for (std::uint64_t i = 0; i < 12; ++i) {
+  for (std::uint64_t i = 0; i < 6; ++i) {
     fl::CampaignOptions o;
     o.max_blocks = 16;
     o.flesh.mode = i % 3 == 0 ? fl::Mode::Phi : fl::Mode::Basic;
