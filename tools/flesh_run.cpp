@@ -342,6 +342,11 @@ FleshRunSummary run_flesh_campaign(const FleshRunConfig& config) {
   }
   for (const auto& [u, f] : culprits)
     summary.bisections.push_back(fmt::format("replay {}: {}", describe_unit(u), replay_command(config, u)));
+  // Also on disk, for a run whose output is lost with the machine.
+  if (!config.findings_dir.empty() && !summary.bisections.empty()) {
+    std::ofstream f(config.findings_dir + "/failed-batches.txt", std::ios::app);
+    for (const auto& line : summary.bisections) f << line << "\n";
+  }
 
   for (const auto& [key, r] : results) {
     ++summary.tests;

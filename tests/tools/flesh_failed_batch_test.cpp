@@ -37,6 +37,8 @@ TEST_CASE("a batch whose process aborts is saved, bisected to the one test, and 
   // The whole batch, and the culprit as an ordinary finding.
   for (int i = 4; i < 8; ++i) CHECK(fs::exists(findings / "batch-phi-4" / ("phi-" + std::to_string(i) + ".spv")));
   CHECK(fs::exists(findings / "batch-phi-4" / "why.txt"));
+  CHECK_THAT(sluice::testing::read_file((findings / "failed-batches.txt").string()),
+             Catch::Contains("bisected in 5 runs: phi test 5 (fleshed)"));
   CHECK(fs::exists(findings / "phi-5.amber"));
   CHECK_FALSE(fs::exists(findings / "phi-4.amber"));
   CHECK_FALSE(fs::exists(findings / "batch-phi-0"));
