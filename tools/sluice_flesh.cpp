@@ -8,7 +8,9 @@
 //                  compares the recorded path with the reference's
 //                  (flesh_run.h);
 //   --mutants N    measures the oracle's teeth: N mutants, the fraction
-//                  flagged.
+//                  flagged;
+//   --reduce TEST  shrinks a failing test to a minimal CFG (flesh_reduce.h);
+//   --import FILE  fleshes a SPIR-V module's or an Alloy instance's CFG.
 // Exit 1 when a Sluice variant disagrees where the fleshed SPIR-V agreed
 // (with --strict also for the driver's and the peer's findings), when
 // fewer than 99% of the mutants are flagged, or on bad options.
@@ -461,7 +463,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--timeout", args->timeout,
                  "Seconds a submission may take before it counts as a hang, per pipeline on lavapipe (which "
                  "compiles inside the submission), per submission on a GPU (default 10)");
-  sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory");
+  sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory; a batch that crashed, "
+                 "lost the device or hung goes whole into DIR/batch-MODE-FIRST/ and is bisected to its culprits");
   sub.add_flag("--strict", args->strict, "Exit 1 also for the driver's and the peer's mismatches");
   sub.add_option("--mutants", args->mutants,
                  "Run N mutants (swapped on-path branch targets, dropped on-path stores) and report the fraction "
@@ -473,7 +476,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--inject-failure", args->inject)->group("");
   sub.footer("Example:\n  sluice flesh --seed 1 --count 1000 --mode all --run --peer spirv-cross --findings findings/\n"
              "  sluice flesh --seed 7 --count 20 --mode phi+threads --out tests/   # write the tests\n"
-             "  sluice flesh --mutants 1000                                         # the oracle's teeth");
+             "  sluice flesh --mutants 1000                                         # the oracle's teeth\n"
+             "  sluice flesh --reduce findings/phi-12                               # a minimal failing CFG");
   return [args] { return run_flesh(*args); };
 }
 
