@@ -305,12 +305,29 @@ FleshRunSummary run_flesh_campaign(const FleshRunConfig& config) {
 
   // Each failed batch: saved whole, then bisected in fresh children (one
   // at a time on a GPU, so that a failure is not blamed on a batch that
-  // merely ran beside it).
+  // merely ran beside it). Failed batches not reached (the device became
+  // unusable) are left out of the tally.
   std::vector<std::pair<Unit, UnitFailure>> culprits;
   for (std::size_t i = 0; i < units.size(); ++i) {
     if (!first_failures[i] || first_failures[i]->fatal || !summary.stopped.empty()) continue;
     const Unit& u = units[i];
     std::string line = fmt::format("{}: {}", describe_unit(u), first_failures[i]->reason);
+    // A canary first: one test that passed before, alone. If it fails now,
+    // the device itself is unusable (a GPU left wedged), and bisecting
+    // would blame every test.
+    const auto canary = std::find_if(results.begin(), results.end(), [&](const auto& r) {
+      for (std::size_t v = 0; v < kFleshVariantCount; ++v)
+        if (config.variants[v] && r.second.status[v] != 'P') return false;
+      return true;
+    });
+    if (canary != results.end()) {
+      const Unit c{*flesh::mode_from_string(canary->first.first), canary->first.second, 1, -1};
+      if (const auto f = run_units({c}, 1)[0]) {
+        summary.stopped = fmt::format("after {} failed, {}, which passed before, failed too ({}): the device is unusable",
+                                      describe_unit(u), describe_unit(c), f->reason);
+        break;
+      }
+    }
     if (!config.findings_dir.empty()) {
       const std::string dir = fmt::format("{}/batch-{}", config.findings_dir, finding_name(flesh::to_string(u.mode), u.first));
       for (std::uint64_t k = 0; k < u.count; ++k) save_test(config, dir, u.mode, u.first + k);
