@@ -6,28 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "flesh/check.h"
 #include "flesh/flesh.h"
 #include "flesh/generate.h"
-#include "frontend/spirv/cfg/analysis.h"
-#include "output/spirv/spirv_output.h"
 
 namespace fl = sluice::flesh;
-namespace sv = sluice::spirv_in;
 
 namespace {
 
 // spirv-val's and the cfg analysis's complaints about one test, or "".
-std::string check(const fl::Test& t) {
-  const auto messages = sluice::spirv::validate(t.spirv, sluice::spirv::TargetEnv::Vulkan1_0);
-  if (!messages.empty()) return "spirv-val: " + messages.front();
-  auto parsed = sv::parse_binary(t.spirv);
-  if (!parsed.ok()) return "parse: " + parsed.error().describe();
-  for (const auto& f : parsed.value().functions) {
-    const auto cfg = sv::cfg::analyze(parsed.value(), f);
-    if (!cfg.valid()) return "sluice cfg: [" + cfg.violations().front().rule + "] " + cfg.violations().front().message;
-  }
-  return "";
-}
+std::string check(const fl::Test& t) { return fl::structure_problem(t); }
 
 }  // namespace
 
