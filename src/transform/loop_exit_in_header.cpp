@@ -11,7 +11,10 @@
 // NVIDIA's driver 580 hangs on a float-counted loop nested in another loop
 // when the inner loop's exit test sits in a selection inside the body
 // (docs/testing.md has the reduced shader); with the test in the header the
-// same loop runs.
+// same loop runs. Only loops of that shape are rewritten
+// (loop_hang_trigger.h decides which): the rewrite costs run time on the
+// driver elsewhere (3.2x on bench/gpu/matmul.comp, whose uint-counted loops
+// never hang), so loops that cannot hang keep their form.
 //
 // Conditions, each needed for the rewrite to keep the program's meaning:
 //  - the condition block is only `LoopIf true` and the merge block takes no
@@ -54,6 +57,7 @@
 #include "ir/predefined.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
+#include "transform/loop_hang_trigger.h"
 #include "transform/passes.h"
 #include "transform/pointer_roots.h"
 #include "transform/transformer.h"
@@ -108,13 +112,14 @@ bool left_only_by_break(const Function& f, const Block& loop) {
 
 class ExitTestHoisting {
  public:
-  ExitTestHoisting(Module& m, FunctionId f) : m_(m), fid_(f) {}
+  // `prone`: by BlockId, the loops of the hanging shape (hang_prone_loops).
+  ExitTestHoisting(Module& m, FunctionId f, std::vector<bool> prone) : m_(m), fid_(f), prone_(std::move(prone)) {}
 
   Result<bool> run() {
     std::vector<Candidate> candidates;
     visit(m_.function(fid_), [&](const BlockVisit& v, const Block& b) {
       const Instruction* t = b.terminator();
-      if (t && t->opcode == Opcode::Loop && left_only_by_break(fn(), b)) {
+      if (t && t->opcode == Opcode::Loop && prone_[v.id.index()] && left_only_by_break(fn(), b)) {
         if (auto c = candidate(v.id, b)) candidates.push_back(std::move(*c));
         else if (auto e = exit_flag_candidate(v.id, b)) candidates.push_back(std::move(*e));
       }
@@ -298,15 +303,26 @@ class ExitTestHoisting {
 
   Module& m_;
   FunctionId fid_;
+  std::vector<bool> prone_;
 };
 
 }  // namespace
 
 PassResult loop_exit_in_header(Module& m) {
+  // Decided for every function before any rewrite (the pointer roots are
+  // those of the module as it comes).
+  std::vector<std::vector<bool>> prone(m.function_count());
+  {
+    const PointerRoots roots(m);
+    const FunctionId entry = m.entry_point();
+    for (std::uint32_t i = 0; i < m.function_count(); ++i)
+      if (m.function(FunctionId(i)).entry.valid())
+        prone[i] = hang_prone_loops(m, FunctionId(i), roots, FunctionId(i) == entry);
+  }
   bool changed = false;
   for (std::uint32_t i = 0; i < m.function_count(); ++i) {
     if (!m.function(FunctionId(i)).entry.valid()) continue;
-    auto r = ExitTestHoisting(m, FunctionId(i)).run();
+    auto r = ExitTestHoisting(m, FunctionId(i), std::move(prone[i])).run();
     if (!r) return r;
     changed = *r || changed;
   }

@@ -9,7 +9,8 @@
 // construct's operands, else an extract each); an initializer is split
 // into its components. The element variables are whole scalars, vectors
 // and matrices — or smaller aggregates, which the next round of -O1's
-// fixpoint splits again — that forward-stores, dead-store elimination and
+// fixpoint splits again (a nest of depth d takes d rounds) — that
+// forward-stores, dead-store elimination and
 // the SPIR-V output's SSA promotion then see; an aggregate with one
 // element indexed by a run-time value stays in memory (a dynamic index
 // needs the array).
@@ -26,6 +27,7 @@
 // results' uses at the element variables, and the declarations (a block's
 // list, or the globals) name the elements instead. compact_module() drops
 // the replaced variables. Linear in instructions plus elements.
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -60,16 +62,7 @@ class AggregateReplacement {
       const Type& t = m_.type(m_.type(m_.variable(id).type).element);
       const bool splittable = (t.kind == TypeKind::Struct && !t.members.empty() && !t.is_block) ||
                               (t.kind == TypeKind::Array && !t.length.valid() && t.count > 0);
-      // Only aggregates of non-aggregates for now: splitting a nested one
-      // (a struct holding an array of structs) left a Store naming no
-      // variable (the glsl fuzz target's seed constants.glsl); splitting
-      // nested aggregates is left open.
-      bool flat = splittable;
-      for (std::uint32_t i = 0; flat && i < element_count(t); ++i) {
-        const TypeKind k = m_.type(element_type(t, i)).kind;
-        flat = k != TypeKind::Struct && k != TypeKind::Array;
-      }
-      candidate_[v] = flat && element_count(t) <= kMaxElements;
+      candidate_[v] = splittable && element_count(t) <= kMaxElements;
       any = any || candidate_[v];
     }
     if (!any) return false;
@@ -83,6 +76,8 @@ class AggregateReplacement {
     if (!make_elements()) return false;
     auto rewritten = for_each_instruction(m_, [&](InstructionSite&, const Instruction& inst) { return rewrite(inst); });
     if (!rewritten) return rewritten.failure();
+    // A use left unrewritten would name a variable that is about to go.
+    if (failure_) return std::move(*failure_);
     subst_.apply(m_);
     redeclare();
     std::vector<bool> all_functions(m_.function_count(), true);
@@ -165,9 +160,15 @@ class AggregateReplacement {
 
   VariableId element(VariableId v, std::uint32_t i) const { return VariableId(first_[v.index()].index() + i); }
 
+  // Records the first failure; run() returns it.
+  Transforms fail(Error e) {
+    if (!failure_) failure_ = std::move(e).prefixed("scalar-replace-aggregates: ");
+    return {};
+  }
+
   // Part i of an aggregate value: a constant's component, a construct's
   // operand, else an extract.
-  Operand part(Operand value, const Type& t, std::uint32_t i, Transforms& out) {
+  std::optional<Operand> part(Operand value, const Type& t, std::uint32_t i, Transforms& out) {
     if (value.is_constant()) {
       const Constant& c = m_.constant(value.as_constant());
       if (c.components.size() == element_count(t)) return Operand(c.components[i]);
@@ -179,7 +180,10 @@ class AggregateReplacement {
     const Operand index = t.kind == TypeKind::Struct ? Operand::literal(i) : Operand(m_.int_constant(static_cast<std::int32_t>(i)));
     const Operand operands[] = {value, index};
     auto extract = make(m_, t.kind == TypeKind::Struct ? Opcode::ExtractStructField : Opcode::ExtractArrayElement, operands);
-    if (!extract) return Operand{};
+    if (!extract) {
+      fail(extract.failure());
+      return std::nullopt;
+    }
     const RegisterId r = extract->result;
     out.push_back(Transform::add(std::move(*extract)));
     return Operand(r);
@@ -199,31 +203,33 @@ class AggregateReplacement {
       for (std::uint32_t i = 0; i < n; ++i) {
         const Operand ops[] = {Operand(element(v, i))};
         auto load = make(m_, Opcode::Load, ops, {}, m_.reg(inst.result).precision);
-        if (!load) return {};
+        if (!load) return fail(load.failure());
         parts.push_back(Operand(load->result));
         out.push_back(Transform::add(std::move(*load)));
       }
       auto construct = make_with_result_id(m_, t.kind == TypeKind::Struct ? Opcode::ConstructStruct : Opcode::ConstructArray,
                                            inst.result, std::span<const Operand>(parts.data(), parts.size()));
-      if (!construct) return {};
+      if (!construct) return fail(construct.failure());
       out.push_back(Transform::add(std::move(*construct)));
       return out;
     }
     if (inst.opcode == Opcode::Store) {
       const Operand value = subst_.resolve(inst.operands[1]);
       for (std::uint32_t i = 0; i < n; ++i) {
-        const Operand p = part(value, t, i, out);
-        if (p == Operand{} && !value.is_constant()) return {};
-        const Operand ops[] = {Operand(element(v, i)), p};
+        // (An optional, not Operand{}: that is register r0, a valid part.)
+        const std::optional<Operand> p = part(value, t, i, out);
+        if (!p) return {};
+        const Operand ops[] = {Operand(element(v, i)), *p};
         auto store = make(m_, Opcode::Store, ops);
-        if (!store) return {};
+        if (!store) return fail(store.failure());
         out.push_back(Transform::add(std::move(*store)));
       }
       return out;
     }
     // An Access with a constant index (check_uses let nothing else through).
     const auto i = constant_element(v, inst);
-    if (!i || !subst_.replace(inst.result, Operand(element(v, *i)))) return {};
+    if (!i || !subst_.replace(inst.result, Operand(element(v, *i))))
+      return fail(Error{"an Access of a split variable could not be replaced", ErrorCode::Internal});
     return {Transform::remove()};
   }
 
@@ -250,6 +256,7 @@ class AggregateReplacement {
   std::vector<VariableId> first_;
   std::unordered_map<std::uint32_t, OperandList> constructs_;  // construct's register -> its operands
   Substitution subst_;
+  std::optional<Error> failure_;
 };
 
 }  // namespace

@@ -21,7 +21,7 @@ struct Entry {
 
 constexpr Entry kEntries[] = {
     {{"loop-exit-in-header",
-      "NVIDIA 580: a loop nested in another, whose exit test sits in a selection in its body, hangs",
+      "NVIDIA 580: a loop nested in another, whose float counter is tested in a selection in its body, hangs",
       kNvidia},
      loop_exit_in_header},
 };
