@@ -11,6 +11,7 @@
 
 #include "flesh/amber.h"
 #include "flesh/batch_run.h"
+#include "flesh_jobs.h"
 #include "process_pool.h"
 #include "spirv_cross_peer.h"
 #include "xcheck_variants.h"
@@ -70,9 +71,6 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   flesh::Coverage coverage;
   const flesh::CampaignOptions options = options_for(config, u.mode);
   std::vector<flesh::Test> tests;
-  std::vector<std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount>> variants;
-  std::vector<flesh::BatchJob> jobs;
-  std::vector<std::pair<std::size_t, std::size_t>> job_of;  // (test, variant)
   for (std::uint64_t i = 0; i < u.count; ++i) {
     auto t = flesh::campaign_test(config.seed, u.first + i, options, coverage);
     if (!t) {
@@ -80,17 +78,8 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
       continue;
     }
     tests.push_back(std::move(*t));
-    variants.push_back(flesh_variants(tests.back(), config));
   }
-  for (std::size_t k = 0; k < tests.size(); ++k)
-    for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
-      if (u.variant >= 0 && static_cast<int>(v) != u.variant) continue;
-      const auto& step = variants[k][v];
-      if (!step.ok()) continue;
-      jobs.push_back({*step.value, tests[k].directions, static_cast<std::uint32_t>(tests[k].expected.size()),
-                      tests[k].groups()});
-      job_of.emplace_back(k, v);
-    }
+  const FleshJobPlan plan = plan_flesh_jobs(tests, config, u.variant);
   // On the CPU device the submission's time limit is --timeout per
   // pipeline: lavapipe compiles each pipeline's code when the submission
   // first runs it. A GPU driver compiles at pipeline creation, so there the
@@ -98,31 +87,33 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   exec::ContextOptions co;
   co.device = config.device;
   const bool cpu = config.device.kind == exec::DeviceChoice::Cpu;
-  co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, jobs.size()) : 1));
+  co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, plan.pairs) : 1));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "H\tno device: " + clean(ctx.error()) + "\n";
   if (config.device.kind == exec::DeviceChoice::Gpu &&
       (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
     return "H\t--device gpu found only a CPU device: " + clean((*ctx)->description()) + "\n";
   out += "D\t" + clean((*ctx)->description()) + "\n";
-  auto result = flesh::run_batch(**ctx, jobs);
+  auto result = flesh::run_batch(**ctx, plan.jobs);
   if (!result) return out + "H\t" + clean(result.error()) + "\n";
   for (std::size_t k = 0; k < tests.size(); ++k)
     for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
-      if (u.variant >= 0 && static_cast<int>(v) != u.variant) continue;
-      const auto& step = variants[k][v];
-      if (step.failure.message == "skip") continue;
+      const auto& place = plan.places[k][v];
+      if (!place.run) continue;
       const std::string head = fmt::format("T\t{}\t{}\t{}\t", flesh::to_string(u.mode), u.first + k, v);
-      if (!step.ok()) {
-        out += head + "E\t" + clean(first_line(step.failure.message)) + "\n";
+      if (!place.error.empty()) {
+        out += head + "E\t" + clean(place.error) + "\n";
         continue;
       }
-      std::size_t j = 0;
-      while (job_of[j] != std::make_pair(k, v)) ++j;
-      const auto& got = result->outputs[j];
-      if (!got) out += head + "E\t" + clean(got.error()) + "\n";
-      else if (*got == tests[k].expected) out += head + "P\t\n";
-      else out += head + "F\t" + clean(describe_mismatch(tests[k], *got)) + "\n";
+      const auto& got = result->outputs[place.job];
+      if (!got) {
+        out += head + "E\t" + clean(got.error()) + "\n";
+        continue;
+      }
+      const auto first = got->begin() + place.out_offset;
+      const std::vector<std::uint32_t> words(first, first + std::ptrdiff_t(tests[k].expected.size()));
+      if (words == tests[k].expected) out += head + "P\t\n";
+      else out += head + "F\t" + clean(describe_mismatch(tests[k], words)) + "\n";
     }
   out += "C\t";
   for (std::uint64_t c : coverage.counts) out += fmt::format("{} ", c);
@@ -174,17 +165,22 @@ UnitOutcome parse_unit_output(const ChildResult& r, unsigned limit) {
 
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_variants(const flesh::Test& test,
                                                                                      const FleshRunConfig& config) {
+  return flesh_module_variants(test.spirv, config);
+}
+
+std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_module_variants(
+    const std::vector<std::uint32_t>& spirv, const FleshRunConfig& config) {
   std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> v;
-  v[0].value = test.spirv;
+  v[0].value = spirv;
   if (config.variants[1] || config.variants[2]) {
     PipelineOptions options = config.pipeline;
     options.language = "spirv";
-    const std::string bytes(reinterpret_cast<const char*>(test.spirv.data()), test.spirv.size() * 4);
+    const std::string bytes(reinterpret_cast<const char*>(spirv.data()), spirv.size() * 4);
     SluiceVariants s = compile_variants(bytes, "flesh.spv", exec::ShaderStage::Compute, options);
     v[1] = std::move(s.spirv);
     v[2] = std::move(s.via_glsl);
   }
-  if (config.variants[3]) v[3] = spirv_cross_variant(test.spirv, exec::ShaderStage::Compute, config.pipeline);
+  if (config.variants[3]) v[3] = spirv_cross_variant(spirv, exec::ShaderStage::Compute, config.pipeline);
   for (std::size_t i = 0; i < kFleshVariantCount; ++i)
     if (!config.variants[i]) {
       v[i].value.reset();

@@ -8,26 +8,13 @@
 
 #include "flesh/flesh.h"
 #include "flesh/generate.h"
-#include "frontend/spirv/cfg/analysis.h"
-#include "output/spirv/spirv_output.h"
+#include "spirv_check.h"
 
 namespace fl = sluice::flesh;
-namespace sv = sluice::spirv_in;
 
 namespace {
 
-// spirv-val's and the cfg analysis's complaints about one test, or "".
-std::string check(const fl::Test& t) {
-  const auto messages = sluice::spirv::validate(t.spirv, sluice::spirv::TargetEnv::Vulkan1_0);
-  if (!messages.empty()) return "spirv-val: " + messages.front();
-  auto parsed = sv::parse_binary(t.spirv);
-  if (!parsed.ok()) return "parse: " + parsed.error().describe();
-  for (const auto& f : parsed.value().functions) {
-    const auto cfg = sv::cfg::analyze(parsed.value(), f);
-    if (!cfg.valid()) return "sluice cfg: [" + cfg.violations().front().rule + "] " + cfg.violations().front().message;
-  }
-  return "";
-}
+std::string check(const fl::Test& t) { return fl::testing::spirv_problems(t.spirv); }
 
 }  // namespace
 
@@ -57,7 +44,7 @@ TEST_CASE("generated CFGs pass spirv-val and sluice cfg in every mode") {
   }
   CHECK(checked == 300);
   INFO(coverage.line());
-  for (std::size_t i = 0; i < fl::kShapeCount; ++i) CHECK(coverage.counts[i] > 0);
+  for (std::size_t i = 0; i < fl::kDirectShapeCount; ++i) CHECK(coverage.counts[i] > 0);
 }
 
 TEST_CASE("large generated CFGs (thousands of blocks) are valid") {
