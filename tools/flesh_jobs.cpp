@@ -29,10 +29,14 @@ FleshJobPlan plan_flesh_jobs(const std::vector<flesh::Test>& tests, const FleshR
                          tests[k].groups()});
   };
   const std::size_t per = std::max(1u, config.bundle);
-  plan.bundles.reserve(tests.size() / per + 1);
-  plan.bundle_variants.reserve(tests.size() / per + 1);
-  for (std::size_t first = 0; first < tests.size(); first += per) {
-    const std::size_t end = std::min(tests.size(), first + per);
+  plan.bundles.reserve(tests.size());
+  plan.bundle_variants.reserve(tests.size());
+  for (std::size_t first = 0, end = 0; first < tests.size(); first = end) {
+    // At most `per` tests and kBundleBlocks blocks (unless one test alone
+    // has more): lavapipe's compile time grows faster than the module.
+    std::uint32_t blocks = tests[first].cfg.size();
+    for (end = first + 1; end < tests.size() && end - first < per && blocks + tests[end].cfg.size() <= kBundleBlocks; ++end)
+      blocks += tests[end].cfg.size();
     std::vector<const flesh::Test*> members;
     for (std::size_t k = first; k < end; ++k)
       if (flesh::bundle_compatible(tests[first], tests[k])) members.push_back(&tests[k]);

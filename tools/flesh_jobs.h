@@ -4,7 +4,8 @@
 // variant cannot be made (Sluice or the peer rejects the bundled module)
 // falls back to the tests' own modules for that variant, so each test
 // keeps its own verdict and message; a group of one test always uses the
-// test's own module (the one --out and --findings write).
+// test's own module (the one --out and --findings write). A bundle holds at
+// most kBundleBlocks blocks (a larger test runs alone).
 #pragma once
 
 #include <array>
@@ -19,6 +20,12 @@
 #include "flesh_run.h"
 
 namespace sluice::tools {
+
+// The most CFG blocks one bundle holds. On lavapipe (Mesa 22.3.6, LLVM 15)
+// a bundle of eight 4-8-block tests halves the CPU time per test, four of
+// about ten blocks save 14%, and sixteen of about ten, or eight of about
+// 22, cost more than separate modules (docs/performance.md).
+inline constexpr std::uint32_t kBundleBlocks = 48;
 
 using FleshVariantModules = std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount>;
 
