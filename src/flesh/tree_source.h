@@ -4,7 +4,7 @@
 // merge stubs, the continue construct it builds for a DoLoop) rather than
 // what the direct generator (generate.h) builds by hand.
 //
-// Algorithm, in three passes over one fragment-shader `main`:
+// Algorithm, in four steps over one fragment-shader `main`:
 //  1. Build: a work list (LIFO, so a construct's sub-chains are filled
 //     before the chain that continues in its merge block; no native
 //     recursion) of chains, each ending normally with its chain's
@@ -23,9 +23,12 @@
 //     nothing reaches there). Code after an escape becomes unreachable, as
 //     in a front end's output: whole merges, continue targets, a DoLoop's
 //     condition.
-//  3. Emit with spirv::emit and read the CFG back with import_cfg (the
+//  3. eliminate-unreachable-code drops the code after escapes (a merge
+//     nothing enters becomes Unreachable), as a front end's output would.
+//  4. Emit with spirv::emit and read the CFG back with import_cfg (the
 //     same reader --import uses): OpKill becomes OpReturn there.
-// The coverage counts the reachable constructs of the final tree.
+// The coverage counts the constructs of the final tree that can run, and
+// loops whose continue target nothing reaches in the SPIR-V CFG.
 #pragma once
 
 #include <cstdint>
