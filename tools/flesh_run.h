@@ -7,10 +7,10 @@
 // the GLSL output and glslang; (4) "spirv-cross", SPIRV-Cross's GLSL of
 // (1) through glslang (a peer, with --peer spirv-cross). All variants of
 // a batch of tests run in one Vulkan submission (src/flesh/batch_run.h).
-// A batch that times out (a hang) is run again test by test and variant by
-// variant on the CPU device, so that the hang is pinned on one variant of
-// one test; on a GPU the run stops (as xcheck does: a hung GPU can fail
-// every later submission).
+// A batch whose child crashes, loses the device or times out is saved under
+// --findings and bisected in fresh children down to the smallest failing
+// set (flesh_bisect.h); the run then goes on with the next batch. Only a
+// child that cannot create the device at all stops the run.
 #pragma once
 
 #include <array>
@@ -21,6 +21,7 @@
 #include "exec/vulkan_context.h"
 #include "flesh/flesh.h"
 #include "flesh/generate.h"
+#include "flesh_bisect.h"
 #include "sluice_pipeline.h"
 
 namespace sluice::tools {
@@ -31,6 +32,7 @@ inline constexpr std::size_t kFleshVariantCount = 4;
 struct FleshRunConfig {
   std::uint64_t seed = 1;
   std::vector<flesh::Mode> modes;
+  std::uint64_t first = 0;          // tests [first, first + count) of each mode
   std::uint64_t count = 100;        // tests per mode
   flesh::CampaignOptions campaign;  // mode filled per unit
   exec::DeviceChoice device;
@@ -43,10 +45,11 @@ struct FleshRunConfig {
   unsigned timeout_seconds = 10;    // per submission: a hang is a finding
   std::string findings_dir;         // where failing tests are written ("" = nowhere)
   bool strict = false;
+  InjectedFailure inject;           // testing only (--inject-failure)
 };
 
 struct VariantTally {
-  std::uint64_t pass = 0, fail = 0, error = 0, hang = 0;
+  std::uint64_t pass = 0, fail = 0, error = 0, hang = 0, crash = 0;
 };
 
 struct FleshRunSummary {
@@ -58,6 +61,9 @@ struct FleshRunSummary {
   std::uint64_t peer_findings = 0;
   flesh::Coverage coverage;
   std::vector<std::string> findings;  // one line each
+  // Per failed batch: what failed, the smallest failing sets its bisection
+  // found, and how many children that took.
+  std::vector<std::string> bisections;
   std::string stopped;
   double seconds = 0;
 };
@@ -71,5 +77,15 @@ std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_var
 // The same for any fleshed module (a test's or a bundle's).
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_module_variants(
     const std::vector<std::uint32_t>& spirv, const FleshRunConfig& config);
+
+// The children's result lines are tab-separated fields: field_text makes
+// a message one field (tabs and line breaks become blanks), split_fields
+// splits a line.
+std::string field_text(std::string s);
+std::vector<std::string> split_fields(const std::string& line);
+
+// "invocation 0: expected path 1 2 5 3, got 1 2 4 3" (block numbers), or
+// the first differing value in data mode.
+std::string describe_mismatch(const flesh::Test& test, const std::vector<std::uint32_t>& got);
 
 }  // namespace sluice::tools

@@ -1,11 +1,17 @@
 // `sluice bench-run FILES... [--device gpu] [--iter N] [--grid-divisor D]`:
-// the GPU run time of the same shader compiled five ways (issue 19):
+// the GPU run time of the same shader compiled several ways (issue 19):
 //
 //   glslang            glslang's SPIR-V (as glslangValidator -V)
 //   glslang+spirv-opt  that, through SPIRV-Tools' optimizer (spirv-opt -O)
 //   sluice-O0          Sluice's SPIR-V, -O0
 //   sluice-O1          Sluice's SPIR-V, -O1
 //   sluice-glsl        Sluice's GLSL (-O1) compiled by glslang
+//   sluice-O1-ub-check Sluice's SPIR-V, -O1, instrumented by --ub-check
+//                      (docs/ub-check.md): its findings buffer is bound, and
+//                      a run where a check fired is reported, not timed
+//
+// `--variants` picks and orders them (default: the first five; the first
+// picked is the reference the others must agree with).
 //
 // (a λV file has no glslang variants of its own: its two glslang variants
 // compile Sluice's -O1 GLSL, with and without spirv-opt). Everything is
@@ -36,6 +42,7 @@
 #include "device_probe.h"
 #include "sluice_commands.h"
 #include "sluice_pipeline.h"
+#include "ub_findings.h"
 #include "xcheck_variants.h"
 
 namespace sluice::tools {
@@ -51,7 +58,15 @@ struct BenchArgs {
   unsigned timeout_seconds = 600;
   std::string tsv;
   std::string workarounds = "auto";
+  std::vector<std::string> variants;
 };
+
+const std::vector<std::string>& variant_names() {
+  static const std::vector<std::string> names{"glslang",   "glslang+spirv-opt", "sluice-O0",
+                                              "sluice-O1", "sluice-glsl",       "sluice-O1-ub-check"};
+  return names;
+}
+constexpr std::size_t kDefaultVariants = 5;  // all but sluice-O1-ub-check
 
 struct Work {
   bool draw = false;
@@ -72,25 +87,32 @@ std::optional<Work> work_of(const std::string& source, unsigned divisor) {
   return std::nullopt;
 }
 
-// `#define SIZE w` (the draw's width) and `#define ITER n` after the #version line.
+// `#define SIZE w` (the draw's width) and `#define ITER n` after the #version
+// line, then a `#line` that gives the lines after them their numbers in the
+// file again (GLSL 4.60 §3.3: after `#line L` the next line is line L), so
+// that ub-check's findings name the file's lines.
 std::string with_defines(const std::string& source, const Work& work, std::optional<unsigned> iter) {
   const auto version = source.find("#version");
   const auto eol = version == std::string::npos ? std::string::npos : source.find('\n', version);
   if (eol == std::string::npos) return source;
   std::string defines = fmt::format("#define SIZE {}\n", work.x);
   if (iter) defines += fmt::format("#define ITER {}\n", *iter);
+  const auto next_line = std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(eol), '\n') + 2;
+  defines += fmt::format("#line {}\n", next_line);
   return source.substr(0, eol + 1) + defines + source.substr(eol + 1);
 }
 
 struct Variant {
   std::string name;
   StepResult<std::vector<std::uint32_t>> spirv;
+  std::optional<UbMap> ub;  // sluice-O1-ub-check: where its findings go
 };
 
 StepResult<std::vector<std::uint32_t>> sluice_spirv(const std::string& source, const std::string& path,
-                                                    PipelineOptions options, const char* level) {
+                                                    PipelineOptions options, const char* level, UbMap* ub = nullptr) {
   options.opt_level = level;
-  auto module = compile_to_ir(source, path, options);
+  options.ub_check = ub != nullptr;
+  auto module = compile_to_ir(source, path, options, nullptr, nullptr, ub);
   if (!module.ok()) return {std::nullopt, module.failure};
   auto words = emit_spirv(*module.value, options);
   if (words.ok())
@@ -107,35 +129,39 @@ StepResult<std::vector<std::uint32_t>> optimized(const StepResult<std::vector<st
   return {std::move(*words), {}};
 }
 
+// The variants `names` picks, in its order.
 std::vector<Variant> variants_of(const std::string& source, const std::string& path, exec::ShaderStage stage,
-                                 const PipelineOptions& options) {
-  std::vector<Variant> out;
+                                 const PipelineOptions& options, const std::vector<std::string>& names) {
   const SluiceVariants s = compile_variants(source, path, stage, options);
-  if (is_lambdav_path(path)) {
-    out.push_back({"glslang", s.via_glsl});
-    out.push_back({"glslang+spirv-opt", optimized(s.via_glsl, options)});
-  } else {
-    out.push_back({"glslang", glsl_to_checked_spirv(source, stage, options, "the file's")});
-    out.push_back({"glslang+spirv-opt", optimized(out.back().spirv, options)});
+  const StepResult<std::vector<std::uint32_t>> glslang =
+      is_lambdav_path(path) ? s.via_glsl : glsl_to_checked_spirv(source, stage, options, "the file's");
+  std::vector<Variant> out;
+  for (const std::string& name : names) {
+    Variant v{name, {}, std::nullopt};
+    if (name == "glslang") v.spirv = glslang;
+    else if (name == "glslang+spirv-opt") v.spirv = optimized(glslang, options);
+    else if (name == "sluice-O0") v.spirv = sluice_spirv(source, path, options, "O0");
+    else if (name == "sluice-O1") v.spirv = s.spirv;
+    else if (name == "sluice-glsl") v.spirv = s.via_glsl;
+    else if (name == "sluice-O1-ub-check") v.spirv = sluice_spirv(source, path, options, "O1", &v.ub.emplace());
+    out.push_back(std::move(v));
   }
-  out.push_back({"sluice-O0", sluice_spirv(source, path, options, "O0")});
-  out.push_back({"sluice-O1", s.spirv});
-  out.push_back({"sluice-glsl", s.via_glsl});
   return out;
 }
 
-Result<exec::RunOutput> run(exec::Runner& runner, const std::vector<std::uint32_t>& spirv, const Work& work,
-                            exec::Timing timing) {
+Result<exec::RunOutput> run(exec::Runner& runner, const Variant& v, const Work& work, exec::Timing timing) {
+  exec::ResourceSpec resources;
+  // The findings buffer, zeroed; a run where no check fires leaves it so.
+  if (v.ub) resources.buffers.push_back(ub_findings_buffer(*v.ub));
   if (!work.draw) {
-    exec::ResourceSpec resources;
     resources.runtime_array_length = work.x * work.y * work.z * work.elements;
-    return runner.dispatch_compute(spirv, {work.x, work.y, work.z}, resources, timing);
+    return runner.dispatch_compute(*v.spirv.value, {work.x, work.y, work.z}, resources, timing);
   }
   exec::DrawOptions draw;
   draw.width = work.x;
   draw.height = work.y;
   draw.timing = timing;
-  return runner.draw_fragment(spirv, draw);
+  return runner.draw_fragment(*v.spirv.value, draw, resources);
 }
 
 double median(std::vector<double> v) {
@@ -150,6 +176,15 @@ int run_bench(BenchArgs& args) {
     std::cerr << "sluice: error: " << e << "\n";
     return kExitUsage;
   }
+  if (args.variants.empty())
+    args.variants.assign(variant_names().begin(), variant_names().begin() + kDefaultVariants);
+  for (const std::string& name : args.variants)
+    if (std::find(variant_names().begin(), variant_names().end(), name) == variant_names().end()) {
+      std::string known;
+      for (const std::string& n : variant_names()) known += (known.empty() ? "" : ", ") + n;
+      std::cerr << fmt::format("sluice: error: unknown --variants name '{}' ({})\n", name, known);
+      return kExitUsage;
+    }
   auto device = exec::parse_device_choice(args.device);
   if (!device || args.grid_divisor == 0 || args.repeats == 0) {
     std::cerr << "sluice: error: " << (device ? "--grid-divisor and --repeats must be positive" : device.error())
@@ -178,8 +213,26 @@ int run_bench(BenchArgs& args) {
                            workarounds.empty() ? "none" : workarounds);
   std::cout << fmt::format("median of {} timed runs after {} warm-up runs, milliseconds of GPU time (timestamps)\n\n",
                            args.repeats, args.warmup);
-  std::cout << "| shader | work | glslang | glslang+spirv-opt | sluice-O0 | sluice-O1 | sluice-glsl | "
-               "sluice-O1 / faster glslang |\n|---|---|---|---|---|---|---|---|\n";
+  // Ratio columns where their variants are picked.
+  auto picked = [&](std::string_view name) {
+    return std::find(args.variants.begin(), args.variants.end(), name) != args.variants.end();
+  };
+  const bool glslang_ratio = picked("sluice-O1") && (picked("glslang") || picked("glslang+spirv-opt"));
+  const bool ub_ratio = picked("sluice-O1") && picked("sluice-O1-ub-check");
+  std::string header = "| shader | work |", rule = "|---|---|";
+  for (const std::string& name : args.variants) {
+    header += " " + name + " |";
+    rule += "---|";
+  }
+  if (glslang_ratio) {
+    header += " sluice-O1 / faster glslang |";
+    rule += "---|";
+  }
+  if (ub_ratio) {
+    header += " ub-check / sluice-O1 |";
+    rule += "---|";
+  }
+  std::cout << header << "\n" << rule << "\n";
   std::ofstream tsv;
   if (!args.tsv.empty()) {
     tsv.open(args.tsv);
@@ -197,10 +250,10 @@ int run_bench(BenchArgs& args) {
     }
     const std::string source = is_lambdav_path(path) ? *text : with_defines(*text, *work, args.iter);
     const exec::ShaderStage stage = work->draw ? exec::ShaderStage::Fragment : exec::ShaderStage::Compute;
-    const std::vector<Variant> variants = variants_of(source, path, stage, options);
+    const std::vector<Variant> variants = variants_of(source, path, stage, options, args.variants);
     std::optional<exec::RunOutput> reference;
     std::vector<std::string> cells;
-    double glslang_best = 0, o1 = 0;
+    double glslang_best = 0, o1 = 0, o1_checked = 0;
     for (const Variant& v : variants) {
       if (!v.spirv.ok()) {
         std::cerr << fmt::format("{}: {}: {}\n", path, v.name, first_line(v.spirv.failure.message));
@@ -208,8 +261,22 @@ int run_bench(BenchArgs& args) {
         status = kExitError;
         continue;
       }
-      auto once = run(*runner, *v.spirv.value, *work, {});
+      auto once = run(*runner, v, *work, {});
       std::string agrees = "yes";
+      if (once && v.ub) {
+        // Instrumented: its findings buffer leaves the outputs first (what
+        // is left compares with the plain program's); a check that fired
+        // means the program has undefined behaviour, not worth timing.
+        auto findings = take_ub_findings(once->storage_buffers, *v.ub);
+        if (!findings) {
+          once = Error{findings.error()};
+        } else if (!findings->findings.empty()) {
+          std::cerr << fmt::format("{}: {}: a check fired:\n{}", path, v.name, describe_ub_findings(*findings));
+          cells.push_back("fired");
+          status = kExitError;
+          continue;
+        }
+      }
       if (!once) {
         agrees = "error";
       } else if (!reference) {
@@ -219,7 +286,7 @@ int run_bench(BenchArgs& args) {
         std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
                                  mismatch->describe());
       }
-      auto timed = agrees == "error" ? once : run(*runner, *v.spirv.value, *work, {args.warmup, args.repeats});
+      auto timed = agrees == "error" ? once : run(*runner, v, *work, {args.warmup, args.repeats});
       if (!timed || timed->milliseconds.empty()) {
         std::cerr << fmt::format("{}: {}: {}\n", path, v.name, timed ? "no timings" : timed.error());
         cells.push_back("error");
@@ -230,6 +297,7 @@ int run_bench(BenchArgs& args) {
       const auto [lo, hi] = std::minmax_element(timed->milliseconds.begin(), timed->milliseconds.end());
       if (v.name.starts_with("glslang")) glslang_best = glslang_best == 0 ? ms : std::min(glslang_best, ms);
       if (v.name == "sluice-O1") o1 = ms;
+      if (v.name == "sluice-O1-ub-check") o1_checked = ms;
       cells.push_back(fmt::format("{:.3f}{}", ms, agrees == "yes" ? "" : " (differs)"));
       if (agrees != "yes") status = kExitError;
       if (tsv) tsv << fmt::format("{}\t{}\t{}\t{:.4f}\t{:.4f}\t{:.4f}\t{}\n", path, v.name, v.spirv.value->size(), ms, *lo,
@@ -238,7 +306,8 @@ int run_bench(BenchArgs& args) {
     std::string row = fmt::format("| {} | {} {}x{}x{} |", path.substr(path.find_last_of('/') + 1),
                                   work->draw ? "draw" : "dispatch", work->x, work->y, work->z);
     for (const std::string& c : cells) row += " " + c + " |";
-    row += glslang_best > 0 && o1 > 0 ? fmt::format(" {:.3f} |", o1 / glslang_best) : " – |";
+    if (glslang_ratio) row += glslang_best > 0 && o1 > 0 ? fmt::format(" {:.3f} |", o1 / glslang_best) : " – |";
+    if (ub_ratio) row += o1_checked > 0 && o1 > 0 ? fmt::format(" {:.3f} |", o1_checked / o1) : " – |";
     std::cout << row << std::endl;
   }
   return status;
@@ -259,7 +328,12 @@ CommandAction add_bench_run_command(CLI::App& sub) {
   sub.add_option("--tsv", args->tsv, "Also write every variant's timings here");
   sub.add_option("--workarounds", args->workarounds,
                  "Driver workarounds for Sluice's variants (docs/workarounds.md): auto (default: the device's), none, all or a list");
-  sub.footer("Example:\n  sluice bench-run bench/gpu/* --device gpu\n  sluice bench-run bench/gpu/* --grid-divisor 16 --iter 2");
+  sub.add_option("--variants", args->variants,
+                 "Variants to run, in order, comma-separated; the first is the reference (default: glslang, "
+                 "glslang+spirv-opt, sluice-O0, sluice-O1, sluice-glsl; also sluice-O1-ub-check)")
+      ->delimiter(',');
+  sub.footer("Example:\n  sluice bench-run bench/gpu/* --device gpu\n  sluice bench-run bench/gpu/* --grid-divisor 16 --iter 2\n"
+             "  sluice bench-run bench/gpu/* --variants sluice-O1,sluice-O1-ub-check   # ub-check's run-time overhead");
   return [args] { return run_bench(*args); };
 }
 

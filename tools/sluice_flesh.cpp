@@ -8,10 +8,13 @@
 //                  compares the recorded path with the reference's
 //                  (flesh_run.h);
 //   --mutants N    measures the oracle's teeth: N mutants, the fraction
-//                  flagged.
+//                  flagged;
+//   --reduce TEST  shrinks a failing test to a minimal CFG (flesh_reduce.h);
+//   --import FILE  fleshes a SPIR-V module's or an Alloy instance's CFG.
 // Exit 1 when a Sluice variant disagrees where the fleshed SPIR-V agreed
 // (with --strict also for the driver's and the peer's findings), when
 // fewer than 99% of the mutants are flagged, or on bad options.
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -21,12 +24,16 @@
 #include "device_probe.h"
 #include "exec/vulkan_context.h"
 #include "flesh/amber.h"
+#include "flesh/alloy_import.h"
 #include "flesh/batch_run.h"
+#include "flesh/test_file.h"
+#include "flesh_reduce.h"
 #include "flesh_run.h"
 #include "process_pool.h"
 #include "sluice_commands.h"
 #include "flesh/import.h"
 #include "frontend/spirv/module.h"
+#include "ir/diagnostic.h"
 #include "spirv_cross_peer.h"
 #include "spirv_diagnostics.h"
 
@@ -35,6 +42,7 @@ namespace {
 
 struct FleshArgs {
   std::uint64_t seed = 1;
+  std::uint64_t first = 0;
   std::uint64_t count = 100;
   std::string modes = "basic";
   std::uint32_t blocks = 40;
@@ -54,6 +62,8 @@ struct FleshArgs {
   std::uint64_t mutants = 0;
   std::string import;
   std::string source = "spirv";
+  std::string reduce;
+  std::string inject;  // hidden: --inject-failure (flesh_bisect.h)
   PipelineOptions pipeline;
 };
 
@@ -108,21 +118,79 @@ Result<exec::DeviceChoice> parse_device(const std::string& text) {
   return Error{fmt::format("--device '{}': expected lavapipe (or cpu) or gpu", text)};
 }
 
+// --import FILE is an Alloy instance: FILE.xml, or text that starts with '<'.
+bool import_is_alloy(const std::string& path) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return flesh::looks_like_xml(head);
+}
+
+// The CFG of an Alloy instance (alloy_import.h); errors printed with the
+// line and a caret.
+std::optional<flesh::Cfg> import_alloy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << path << ": error: cannot read the file\n";
+    return std::nullopt;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto cfg = flesh::import_alloy_instance(text, path);
+  if (cfg) return std::move(*cfg);
+  const Error& e = cfg.failure();
+  if (e.location)
+    std::cerr << render(Diagnostic{Severity::Error, e.location->file, e.location->line, e.location->column, e.message}, text);
+  else
+    std::cerr << path << ": error: " << e.message << "\n";
+  return std::nullopt;
+}
+
+// The hidden --inject-failure into `c`; an error message, or "".
+std::string take_injected_failure(const FleshArgs& args, FleshRunConfig& c) {
+  if (args.inject.empty()) return "";
+  std::string error;
+  auto inject = parse_injected_failure(args.inject, error);
+  if (!inject) return fmt::format("--inject-failure '{}': {}", args.inject, error);
+  c.inject = *inject;
+  return "";
+}
+
 int write_tests(const FleshArgs& args, const std::vector<flesh::Mode>& modes, const flesh::CampaignOptions& base) {
   flesh::Coverage coverage;
   for (flesh::Mode m : modes) {
     flesh::CampaignOptions o = base;
     o.flesh.mode = m;
     const std::string dir = args.out + "/" + (m == flesh::Mode::PhiThreads ? "phi-threads" : flesh::to_string(m));
-    for (std::uint64_t i = 0; i < args.count; ++i) {
+    for (std::uint64_t i = args.first; i < args.first + args.count; ++i) {
       auto t = flesh::campaign_test(args.seed, i, o, coverage);
       if (!t) {
         std::cerr << "sluice flesh: error: internal: " << t.error() << "\n";
         return kExitInternal;
       }
-      auto w = flesh::write_test_files(dir, fmt::format("flesh-{}-{}", args.seed, i), *t);
+      const std::string name = fmt::format("flesh-{}-{}", args.seed, i);
+      auto w = flesh::write_test_files(dir, name, *t);
+      if (w) w = flesh::write_test_description(dir, name, *t, args.walk);
       if (!w) return usage_error(w.error());
     }
+  }
+  // With --mutants: each mutant too (what --reduce is tested on), as the
+  // mutant run makes them.
+  flesh::CampaignOptions basic = base;
+  basic.flesh.mode = flesh::Mode::Basic;
+  for (std::uint64_t i = 0; i < args.mutants; ++i) {
+    auto t = flesh::campaign_test(args.seed, i, basic, coverage);
+    const flesh::Mutation m = t ? flesh::choose_mutation(*t, args.seed + i) : flesh::Mutation{};
+    auto mt = t ? flesh::mutated_test(*t, m) : Result<flesh::Test>(t.failure());
+    if (!mt) {
+      std::cerr << "sluice flesh: error: internal: " << mt.error() << "\n";
+      return kExitInternal;
+    }
+    const std::string name = fmt::format("flesh-{}-{}", args.seed, i);
+    auto w = flesh::write_test_files(args.out + "/mutants", name, *mt);
+    if (w) w = flesh::write_test_description(args.out + "/mutants", name, *t, args.walk, m);
+    if (!w) return usage_error(w.error());
   }
   std::cout << fmt::format("sluice flesh: wrote {} tests per mode into {}\ncoverage: {}\n", args.count, args.out,
                            coverage.line());
@@ -256,6 +324,7 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
                  const flesh::CampaignOptions& base, const std::array<bool, kFleshVariantCount>& variants) {
   FleshRunConfig c;
   c.seed = args.seed;
+  c.first = args.first;
   c.modes = modes;
   c.count = args.count;
   c.campaign = base;
@@ -269,6 +338,7 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
   c.timeout_seconds = args.timeout;
   c.findings_dir = args.findings;
   c.strict = args.strict;
+  if (const std::string e = take_injected_failure(args, c); !e.empty()) return usage_error(e);
   const FleshRunSummary s = run_flesh_campaign(c);
   std::string mode_names;
   for (flesh::Mode m : modes) mode_names += (mode_names.empty() ? "" : ",") + std::string(flesh::to_string(m));
@@ -276,15 +346,16 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
                            args.count, mode_names, s.device.empty() ? "(none)" : s.device);
   for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
     const auto& t = s.tally[v];
-    if (t.pass + t.fail + t.error + t.hang == 0) continue;
-    std::cout << fmt::format("  {:<13} {} pass, {} mismatch, {} error, {} hang{}\n", kFleshVariants[v], t.pass, t.fail,
-                             t.error, t.hang, v == 3 ? " (peer)" : "");
+    if (t.pass + t.fail + t.error + t.hang + t.crash == 0) continue;
+    std::cout << fmt::format("  {:<13} {} pass, {} mismatch, {} error, {} hang, {} crash{}\n", kFleshVariants[v], t.pass,
+                             t.fail, t.error, t.hang, t.crash, v == 3 ? " (peer)" : "");
   }
   std::cout << fmt::format("  sluice failures (variant 2/3 wrong where 1 was right): {}; driver findings: {}; peer findings: {}\n",
                            s.sluice_failures, s.driver_findings, s.peer_findings);
   std::cout << "coverage: " << s.coverage.line() << "\n";
   std::cout << fmt::format("time: {:.1f} s, {:.1f} tests/s\n", s.seconds, s.seconds > 0 ? double(s.tests) / s.seconds : 0.0);
   for (const auto& f : s.findings) std::cout << f << "\n";
+  for (const auto& b : s.bisections) std::cout << "FAILED BATCH " << b << "\n";
   if (!s.stopped.empty()) std::cout << "stopped: " << s.stopped << "\n";
   if (s.tests == 0) return kExitError;
   if (s.sluice_failures > 0) return kExitError;
@@ -299,6 +370,22 @@ int run_flesh(FleshArgs& args) {
   if (!device) return usage_error(device.error());
   auto variants = parse_variants(args.variants);
   if (!variants) return usage_error(variants.error());
+  if (!args.reduce.empty()) {
+    if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
+    const DeviceProbe probe = probe_device(*device);
+    if (device->kind == exec::DeviceChoice::Gpu && !probe.is_gpu)
+      return usage_error("--device gpu: no GPU Vulkan device (" + probe.description + ")");
+    if (auto e = resolve_auto_workarounds(args.pipeline, probe.identity); !e.empty()) return usage_error(e);
+    FleshRunConfig c;
+    c.device = *device;
+    c.pipeline = args.pipeline;
+    c.variants = *variants;
+    if (args.peer == "spirv-cross") c.variants[3] = true;
+    c.jobs = args.jobs;
+    c.timeout_seconds = args.timeout;
+    if (const std::string e = take_injected_failure(args, c); !e.empty()) return usage_error(e);
+    return reduce_flesh_test(args.reduce, c, args.out);
+  }
   if (args.count == 0 && args.mutants == 0) return usage_error("--count 0: nothing to do");
   if (args.blocks < 4 || args.blocks > 100000) return usage_error(fmt::format("--blocks {}: expected 4-100000", args.blocks));
   if (args.invocations == 0 || args.invocations > 65536)
@@ -315,7 +402,11 @@ int run_flesh(FleshArgs& args) {
   else if (args.source != "spirv")
     return usage_error(fmt::format("--source '{}': expected spirv (the direct generator) or tree (Sluice block trees)",
                                    args.source));
-  if (!args.import.empty()) {
+  if (!args.import.empty() && import_is_alloy(args.import)) {
+    auto cfg = import_alloy(args.import);
+    if (!cfg) return kExitError;
+    base.imported = std::move(*cfg);
+  } else if (!args.import.empty()) {
     // --import FILE: a SPIR-V module's CFG instead of generated ones.
     const auto parsed = spirv_in::parse_file(args.import);
     if (!parsed.ok()) {
@@ -355,6 +446,7 @@ CommandAction add_flesh_command(CLI::App& sub) {
   auto args = std::make_shared<FleshArgs>();
   args->pipeline.workarounds = "auto";
   sub.add_option("--seed", args->seed, "Campaign seed: test i is reproducible from (seed, i) alone (default 1)");
+  sub.add_option("--first", args->first, "Index of the first test (default 0): tests FIRST to FIRST+COUNT-1 of each mode");
   sub.add_option("--count", args->count, "Tests per mode (default 100)");
   sub.add_option("--mode", args->modes, "basic, phi, threads, phi+threads, data, a comma-separated list, or all (default basic)");
   sub.add_option("--blocks", args->blocks, "Most blocks per generated CFG (default 40; each test draws 4 to this)");
@@ -364,8 +456,14 @@ CommandAction add_flesh_command(CLI::App& sub) {
                  "Where CFGs come from: spirv (the direct SPIR-V generator, default) or tree (random Sluice block "
                  "trees through Sluice's SPIR-V output)");
   sub.add_option("--import", args->import,
-                 "Flesh this SPIR-V module's CFG (.spv or .spvasm; its entry point's function) instead of generated ones");
-  sub.add_option("--out", args->out, "Write each test (.spv, .spvasm, .amber, .directions, .expected) under DIR/MODE/");
+                 "Flesh this CFG instead of generated ones: a SPIR-V module's (.spv or .spvasm; its entry point's "
+                 "function) or an Alloy instance's (.xml, the POPL 2023 paper's model)");
+  sub.add_option("--reduce", args->reduce,
+                 "Shrink a failing test (NAME.cfg from --out or --findings, or NAME) to a minimal CFG that fails the "
+                 "same way, and print it as SPIR-V assembly and as sluice cfg --dot (--out DIR: write it there)");
+  sub.add_option("--out", args->out,
+                 "Write each test (.spv, .spvasm, .amber, .directions, .expected, .cfg) under DIR/MODE/; with "
+                 "--mutants N also the mutants under DIR/mutants/");
   sub.add_flag("--run", args->run, "Run each test: the fleshed SPIR-V, Sluice's SPIR-V and GLSL of it (and the peer's)");
   sub.add_option("--device", args->device, "lavapipe (default; also cpu) or gpu (a non-CPU Vulkan device)");
   sub.add_option("--peer", args->peer, "Also run SPIRV-Cross's GLSL of each test (spirv-cross), reported apart");
@@ -379,7 +477,8 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--timeout", args->timeout,
                  "Seconds a submission may take before it counts as a hang, per pipeline on lavapipe (which "
                  "compiles inside the submission), per submission on a GPU (default 10)");
-  sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory");
+  sub.add_option("--findings", args->findings, "Write every failing test (and each variant's SPIR-V) into this directory; a batch that crashed, "
+                 "lost the device or hung goes whole into DIR/batch-MODE-FIRST/ and is bisected to its culprits");
   sub.add_flag("--strict", args->strict, "Exit 1 also for the driver's and the peer's mismatches");
   sub.add_option("--mutants", args->mutants,
                  "Run N mutants (swapped on-path branch targets, dropped on-path stores) and report the fraction "
@@ -387,9 +486,12 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("-O", args->pipeline.opt_level, "Sluice's pass pipeline for variants 2 and 3: O0 or O1 (default)")
       ->transform([](std::string s) { return "O" + s; });
   add_pipeline_options(sub, args->pipeline);
+  // For the tests of the failed-batch bisection only (flesh_bisect.h).
+  sub.add_option("--inject-failure", args->inject)->group("");
   sub.footer("Example:\n  sluice flesh --seed 1 --count 1000 --mode all --run --peer spirv-cross --findings findings/\n"
              "  sluice flesh --seed 7 --count 20 --mode phi+threads --out tests/   # write the tests\n"
-             "  sluice flesh --mutants 1000                                         # the oracle's teeth");
+             "  sluice flesh --mutants 1000                                         # the oracle's teeth\n"
+             "  sluice flesh --reduce findings/phi-12                               # a minimal failing CFG");
   return [args] { return run_flesh(*args); };
 }
 

@@ -18,7 +18,10 @@
 
 #include <fmt/format.h>
 
+#include "frontend/spirv/module.h"
 #include "ir/diagnostic.h"
+#include "output/spirv/spirv_output.h"
+#include "sluice_pipeline.h"
 
 namespace sluice::tools {
 namespace {
@@ -125,12 +128,32 @@ class Lexer {
   std::uint32_t line_ = 1, column_ = 1;
 };
 
+// A SPIR-V file's lines are those of its disassembly without the header
+// (`spirv-dis --no-header FILE`: line N is the N-th instruction), which is
+// what the SPIR-V reader gives an instruction without OpLine
+// (src/frontend/spirv/reader_locations.cpp).
+std::string spirv_lines(const std::string& path) {
+  const spirv_in::ParseResult parsed = spirv_in::parse_file(path);
+  if (!parsed.ok()) return {};
+  auto text = spirv::disassemble(parsed.value().binary, spirv::TargetEnv::Spirv1_6);
+  if (!text) return {};
+  std::size_t at = 0;  // the header: comment lines, each "; ..."
+  while (at < text->size() && (*text)[at] == ';') {
+    const std::size_t eol = text->find('\n', at);
+    at = eol == std::string::npos ? text->size() : eol + 1;
+  }
+  return text->substr(at);
+}
+
 const std::string* read_source(std::map<std::string, std::string>& cache, const std::string& path) {
   auto it = cache.find(path);
   if (it == cache.end()) {
-    std::ifstream in(path, std::ios::binary);
     std::string text;
-    if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (is_spirv_path(path)) {
+      text = spirv_lines(path);
+    } else if (std::ifstream in(path, std::ios::binary); in) {
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
     it = cache.emplace(path, std::move(text)).first;
   }
   return it->second.empty() ? nullptr : &it->second;
@@ -310,9 +333,13 @@ std::string describe_ub_findings(const UbFindings& f) {
     // The source line and caret as the front ends' diagnostics show them
     // (ir/diagnostic.h); its first line is replaced by the one above.
     if (const std::string* source = read_source(sources, finding.file)) {
-      const std::string shown =
-          render(Diagnostic{Severity::Error, finding.file, finding.line, finding.column, ""}, *source);
-      out += shown.substr(std::min(shown.size(), shown.find('\n') + 1));
+      std::string shown = render(Diagnostic{Severity::Error, finding.file, finding.line, finding.column, ""}, *source);
+      shown.erase(0, std::min(shown.size(), shown.find('\n') + 1));
+      // Column 0 is an unknown column (glslang -g writes 0; SPIR-V without
+      // OpLine): the line without a caret.
+      if (finding.column == 0 && shown.ends_with("^\n"))
+        shown.erase(shown.find_last_of('\n', shown.size() - 2) + 1);
+      out += shown;
     }
   }
   if (f.reports > f.recorded)

@@ -1,5 +1,6 @@
 #include "flesh/cfg_model.h"
 
+#include <algorithm>
 #include <deque>
 
 #include <fmt/format.h>
@@ -128,6 +129,12 @@ std::string describe(const Cfg& cfg) {
       case Terminator::Conditional: out += fmt::format(" br_cond %{} %{}", k.targets[0] + 1, k.targets[1] + 1); break;
       case Terminator::Switch:
         out += fmt::format(" switch default %{}", k.targets[0] + 1);
+        // The selector value that takes the default, where it is not the
+        // smallest value no case has (the one a reader would choose).
+        if (std::uint32_t d = 0; true) {
+          while (std::find(k.case_literals.begin(), k.case_literals.end(), d) != k.case_literals.end()) ++d;
+          if (d != k.default_selector) out += fmt::format("={}", k.default_selector);
+        }
         for (std::size_t i = 0; i < k.case_literals.size(); ++i)
           out += fmt::format(" {}:%{}", k.case_literals[i], k.targets[i + 1] + 1);
         break;

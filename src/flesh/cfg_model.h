@@ -69,7 +69,9 @@ std::uint32_t exitward_direction(const Block& b, const std::vector<std::uint32_t
 void compute_layout(Cfg& cfg);
 
 // SPIR-V-like text of the graph, one block a line ("%3: loop merge %7
-// continue %5; br_cond %4 %7"), for messages and --reduce output.
+// continue %5; br_cond %4 %7"; a switch "switch default %4 1:%5 2:%6", with
+// "default %4=9" when the default's selector is not the smallest value no
+// case has), for messages, --reduce and NAME.cfg files (test_file.h).
 std::string describe(const Cfg& cfg);
 
 }  // namespace sluice::flesh

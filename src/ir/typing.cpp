@@ -715,4 +715,8 @@ std::string describe_type(const Module& m, TypeId id, std::span<const Type> miss
   return "?";
 }
 
+bool is_opaque(const Type& t) {
+  return t.kind == TypeKind::Image || t.kind == TypeKind::Sampler || t.kind == TypeKind::SampledImage;
+}
+
 }  // namespace sluice::ir

@@ -54,6 +54,9 @@ bool is_scalar(const Module& m, TypeId t);
 bool is_vector(const Module& m, TypeId t);
 bool is_matrix(const Module& m, TypeId t);
 bool is_pointer(const Module& m, TypeId t);
+// An image, sampler or sampled image: the opaque types (GLSL 4.60 §4.1.7),
+// which Vulkan keeps in UniformConstant handles and out of structs.
+bool is_opaque(const Type& t);
 // Scalar kind of a scalar, vector or matrix; nullopt otherwise.
 std::optional<ScalarKind> component_kind(const Module& m, TypeId t);
 // The scalar type of a scalar, vector or matrix (where float and double,

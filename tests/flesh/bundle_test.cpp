@@ -8,7 +8,7 @@
 #include "flesh/bundle.h"
 #include "flesh/flesh.h"
 #include "flesh/generate.h"
-#include "spirv_check.h"
+#include "flesh/check.h"
 
 namespace fl = sluice::flesh;
 
@@ -31,7 +31,7 @@ TEST_CASE("a bundle of fleshed tests runs each test in its own slot") {
     auto b = fl::make_bundle(members);
     INFO("mode " << fl::to_string(m));
     REQUIRE(b.ok());
-    REQUIRE(fl::testing::spirv_problems(b->spirv) == "");
+    REQUIRE(fl::module_problem(b->spirv) == "");
     CHECK(b->tests() == 5);
     auto r = fl::run_batch(**ctx, {{b->spirv, b->directions, b->output_words, b->groups, b->tests()}});
     REQUIRE(r.ok());

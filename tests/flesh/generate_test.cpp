@@ -6,15 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "flesh/check.h"
 #include "flesh/flesh.h"
 #include "flesh/generate.h"
-#include "spirv_check.h"
 
 namespace fl = sluice::flesh;
 
 namespace {
 
-std::string check(const fl::Test& t) { return fl::testing::spirv_problems(t.spirv); }
+// spirv-val's and the cfg analysis's complaints about one test, or "".
+std::string check(const fl::Test& t) { return fl::structure_problem(t); }
 
 }  // namespace
 

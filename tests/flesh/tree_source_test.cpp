@@ -9,7 +9,7 @@
 #include "flesh/batch_run.h"
 #include "flesh/flesh.h"
 #include "flesh/tree_source.h"
-#include "spirv_check.h"
+#include "flesh/check.h"
 
 namespace fl = sluice::flesh;
 
@@ -25,7 +25,7 @@ TEST_CASE("block trees through the SPIR-V output pass spirv-val and sluice cfg, 
     auto words = fl::block_tree_spirv(*tree);
     INFO("seed " << seed << ": " << (words ? std::string() : words.error()));
     REQUIRE(words.ok());
-    REQUIRE(fl::testing::spirv_problems(*words) == "");
+    REQUIRE(fl::module_problem(*words) == "");
     fl::Coverage again;
     CHECK(fl::random_block_tree(seed, g, again).ok());
     CHECK(again.line() == c.line());
@@ -43,7 +43,7 @@ TEST_CASE("block trees through the SPIR-V output pass spirv-val and sluice cfg, 
     auto t = fl::flesh(*cfg, seed, o);
     REQUIRE(t.ok());
     INFO("mode " << fl::to_string(o.mode) << "\n" << fl::describe(*cfg));
-    REQUIRE(fl::testing::spirv_problems(t->spirv) == "");
+    REQUIRE(fl::module_problem(t->spirv) == "");
     coverage.add(c);
   }
   CHECK(largest > 40);

@@ -32,7 +32,7 @@ TEST_CASE("sluice flesh --out writes byte-identical tests for the same seed") {
   REQUIRE(run_sluice(s, "flesh --seed 3 --count 6 --mode all --out " + quote(b)).code == 0);
   REQUIRE(run_sluice(s, "flesh --seed 4 --count 6 --mode all --out " + quote(c)).code == 0);
   const auto ta = tree(a), tb = tree(b), tc = tree(c);
-  CHECK(ta.size() == 6 * 5 * 5);  // tests × modes × (.spv .spvasm .amber .directions .expected)
+  CHECK(ta.size() == 6 * 5 * 6);  // tests × modes × (.spv .spvasm .amber .directions .expected .cfg)
   CHECK(ta.count("phi-threads/flesh-3-5.amber") == 1);
   CHECK(ta == tb);
   CHECK(ta.at("basic/flesh-3-0.spvasm") != tc.at("basic/flesh-4-0.spvasm"));
@@ -46,7 +46,7 @@ TEST_CASE("sluice flesh --source tree writes byte-identical tests for the same s
   CHECK_THAT(r.out, Catch::Contains("next-block "));
   REQUIRE(run_sluice(s, "flesh --source tree --seed 5 --count 4 --mode basic,data --out " + quote(b)).code == 0);
   const auto ta = tree(a), tb = tree(b);
-  CHECK(ta.size() == 4 * 2 * 5);
+  CHECK(ta.size() == 4 * 2 * 6);  // tests × modes × (.spv .spvasm .amber .directions .expected .cfg)
   CHECK(ta == tb);
   // A different source gives different CFGs for the same seed.
   REQUIRE(run_sluice(s, "flesh --seed 5 --count 1 --mode basic --out " + quote(b)).code == 0);

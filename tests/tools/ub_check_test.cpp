@@ -17,26 +17,17 @@
 
 #include "golden_file.h"
 #include "tools/driver_run.h"
+#include "tools/ub_check_expect.h"
 
 namespace fs = std::filesystem;
 using namespace sluice::testing;
 
 namespace {
 
-using Finding = std::tuple<std::string, unsigned, unsigned>;  // check, line, invocations
+using Finding = UbExpect;
 
-std::string shader(const std::string& name) {
-  return (fs::path(SLUICE_GOLDEN_DIR).parent_path() / "tools" / "ub_check" / name).string();
-}
-
-std::multiset<Finding> expected(const std::string& path) {
-  std::multiset<Finding> out;
-  const std::string text = read_file(path);
-  static const std::regex line(R"(expect ([a-z0-9-]+) ([0-9]+) ([0-9]+))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it)
-    out.emplace((*it)[1].str(), std::stoul((*it)[2].str()), std::stoul((*it)[3].str()));
-  return out;
-}
+std::string shader(const std::string& name) { return ub_check_shader(name); }
+std::multiset<Finding> expected(const std::string& path) { return ub_check_expected(path); }
 
 std::multiset<Finding> reported(const std::string& json) {
   std::multiset<Finding> out;
@@ -47,11 +38,7 @@ std::multiset<Finding> reported(const std::string& json) {
   return out;
 }
 
-Run render(const Scratch& s, const std::string& file) {
-  return run_sluice(s, "render --ub-check " + quote(shader(file)) + " --size 16x4 -o " +
-                           quote((s.dir / "out.png").string()) + " --ub-report " +
-                           quote((s.dir / "findings.json").string()));
-}
+Run render(const Scratch& s, const std::string& file) { return ub_check_render(s, shader(file)); }
 
 }  // namespace
 

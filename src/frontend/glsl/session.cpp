@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <glslang/MachineIndependent/localintermediate.h>
@@ -102,19 +103,51 @@ EShMessages glslang_messages(const Options& options) {
   return static_cast<EShMessages>(EShMsgSpvRules | (options.vulkan ? EShMsgVulkanRules : EShMsgDefault));
 }
 
-// Whether `name` is a built-in function of the ES version: declaring a
-// variable of that name is then a "redefinition" (ES forbids redeclaring
-// built-ins), which glslang reports without crashing.
-bool is_es_builtin_function(const std::string& name, int version, EShLanguage lang, const Options& options) {
-  if (name.starts_with("gl_") || name.find("__") != std::string::npos) return false;  // reserved: glslang says so
+// Whether a probe shader declaring an int for each of `names` compiles, and
+// which name glslang reports as a "redefinition": ES forbids redeclaring
+// built-ins, and glslang stops at the first such error.
+struct Probe {
+  bool compiled = false;
+  std::optional<std::size_t> redefined;  // index into names
+};
+Probe probe_declarations(const std::vector<std::string_view>& names, int version, EShLanguage lang,
+                         const Options& options) {
+  std::string declarations;
+  for (std::string_view name : names) declarations += fmt::format("int {};\n", name);
   const std::string probe_text =
-      fmt::format("#version {}{}\nint {};\nvoid main() {{}}\n", version, version == 100 ? "" : " es", name);
+      fmt::format("#version {}{}\n{}void main() {{}}\n", version, version == 100 ? "" : " es", declarations);
   glslang::TShader probe(lang);
   const char* strings[] = {probe_text.c_str()};
   probe.setStrings(strings, 1);
   set_environment(probe, lang, options);
-  if (probe.parse(GetDefaultResources(), 100, false, glslang_messages(options))) return false;
-  return std::string_view(probe.getInfoLog()).find("redefinition") != std::string_view::npos;
+  Probe result;
+  result.compiled = probe.parse(GetDefaultResources(), 100, false, glslang_messages(options));
+  const std::string_view log = probe.getInfoLog();
+  for (std::size_t i = 0; i < names.size() && !result.compiled; ++i)
+    if (log.find(fmt::format("'{}' : redefinition", names[i])) != std::string_view::npos) return {false, i};
+  return result;
+}
+
+// The first of `names` that is a built-in function of the ES version. One
+// probe declares them all, so a shader costs one extra parse; a probe that
+// fails for another reason is repeated per name.
+std::optional<std::size_t> first_es_builtin_function(const std::vector<std::string_view>& names, int version,
+                                                     EShLanguage lang, const Options& options) {
+  std::vector<std::string_view> candidates;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!names[i].starts_with("gl_") && names[i].find("__") == std::string_view::npos &&  // reserved: glslang says so
+        std::find(candidates.begin(), candidates.end(), names[i]) == candidates.end()) {  // a name once (the raw and the preprocessed scan)
+      candidates.push_back(names[i]);
+      index.push_back(i);
+    }
+  if (candidates.empty()) return std::nullopt;
+  const Probe all = probe_declarations(candidates, version, lang, options);
+  if (all.compiled) return std::nullopt;
+  if (all.redefined) return index[*all.redefined];
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (probe_declarations({candidates[i]}, version, lang, options).redefined) return index[i];
+  return std::nullopt;
 }
 
 // block_names.h: glslang crashes on a block named like a function in scope;
@@ -138,6 +171,25 @@ std::uint32_t column_of(std::string_view text, std::uint32_t line, std::string_v
     if (starts && ends) return static_cast<std::uint32_t>(at + 1);
   }
   return 0;
+}
+
+struct BlockClash {
+  const detail::BlockName* block;
+  std::string why;
+};
+
+// The first block of `scan` named like a function in scope.
+std::optional<BlockClash> first_block_clash(const detail::BlockNameScan& scan, EShLanguage lang,
+                                            const Options& options) {
+  for (const detail::BlockName& b : scan.blocks)
+    if (b.clashes_with_function)
+      return BlockClash{&b, fmt::format("it is already the name of a function (line {})", b.function_at.line)};
+  if (!scan.es || scan.blocks.empty()) return std::nullopt;
+  std::vector<std::string_view> names;
+  for (const detail::BlockName& b : scan.blocks) names.push_back(b.name);
+  if (const auto first = first_es_builtin_function(names, scan.version, lang, options))
+    return BlockClash{&scan.blocks[*first], "it is already the name of a built-in function"};
+  return std::nullopt;
 }
 
 //
@@ -166,20 +218,29 @@ std::optional<Diagnostics> block_named_like_a_function(glslang::TShader& preproc
   detail::BlockNameScan scan = detail::scan_block_names(preprocessed);
   const detail::BlockNameScan raw = detail::scan_block_names(source);
   scan.blocks.insert(scan.blocks.end(), raw.blocks.begin(), raw.blocks.end());
-  for (const detail::BlockName& b : scan.blocks) {
-    std::string why;
-    if (b.clashes_with_function)
-      why = fmt::format("it is already the name of a function (line {})", b.function_at.line);
-    else if (scan.es && is_es_builtin_function(b.name, scan.version, lang, options))
-      why = "it is already the name of a built-in function";
-    else
-      continue;
-    const std::string where = b.at.file.empty() ? file : b.at.file;
-    const std::string_view text = where == file ? source : includer.text_of(where);
-    return Diagnostics{{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
-                        fmt::format("'{}' : block name cannot be redefined: {}", b.name, why)}};
-  }
-  return std::nullopt;
+  const std::optional<BlockClash> clash = first_block_clash(scan, lang, options);
+  if (!clash) return std::nullopt;
+  const detail::BlockName& b = *clash->block;
+  const std::string where = b.at.file.empty() ? file : b.at.file;
+  const std::string_view text = where == file ? source : includer.text_of(where);
+  return Diagnostics{{Severity::Error, where, b.at.line, column_of(text, b.at.line, b.name),
+                      fmt::format("'{}' : block name cannot be redefined: {}", b.name, clash->why)}};
+}
+
+// Whether the guard must see glslang's preprocessed text. It need not when
+// preprocessing can only remove tokens: no macro is defined (no `define` in
+// the text, no -D preamble), no file is included, no backslash can join
+// lines into a directive. glslang's predefined macros (__LINE__, GL_ES,
+// extension names) expand to numbers, so the preprocessed tokens are then a
+// subset of the raw ones, and a raw scan that finds no clash proves there is
+// none. This saves one of the two glslang compilations (each sets up the
+// resource-dependent built-ins) for almost every shader.
+bool needs_preprocessed_scan(std::string_view source, const std::string& macros, EShLanguage lang,
+                             const Options& options) {
+  if (!macros.empty() || source.find("define") != std::string_view::npos ||
+      source.find("include") != std::string_view::npos || source.find('\\') != std::string_view::npos)
+    return true;
+  return first_block_clash(detail::scan_block_names(source), lang, options).has_value();
 }
 
 void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
@@ -196,7 +257,7 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     if (!macros.empty()) shader.setPreamble(macros.c_str());
     set_environment(shader, lang, options);
   };
-  {
+  if (needs_preprocessed_scan(source, macros, lang, options)) {
     // The guard preprocesses a copy that avoids a crash of glslang's
     // preprocessed-output writer (block_names.h); the parse reads the source.
     const std::string spaced = detail::space_before_line_continuations(source);

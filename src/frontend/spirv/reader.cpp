@@ -61,6 +61,7 @@ std::optional<ReadError> find_recursion(const Module& sm, const std::string& fil
 
 std::optional<ReadError> Reader::run() {
   if (auto e = find_recursion(sm_, options_.file_name)) return e;
+  read_locations();
   if (auto e = read_globals()) return e;
   def_block_.assign(sm_.bound, kNone);
   spill_.assign(sm_.bound, ir::VariableId());

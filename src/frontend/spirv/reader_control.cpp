@@ -255,6 +255,7 @@ class Walk {
       const Instruction& inst = r_.sm_.instructions[i];
       switch (inst.opcode) {
         case spv::Op::OpPhi: {
+          r_.locate(i);
           auto reg = r_.b_.load(r_.phi_var_[inst.result_id]);
           if (!reg) return r_.fail(inst, reg.error());
           r_.scope_push(*reg);
@@ -267,7 +268,10 @@ class Walk {
         case spv::Op::OpLoopMerge:
         case spv::Op::OpVariable:  // declared at the function's start
         case spv::Op::OpNop: break;
-        default: r_.instruction(inst); break;
+        default:
+          r_.locate(i);
+          r_.instruction(inst);
+          break;
       }
     }
     // Edge stores, once per distinct successor.
@@ -296,6 +300,7 @@ class Walk {
     if (r_.failed()) return std::nullopt;
     const Block& blk = f_.blocks[x];
     const Instruction& t = term(x);
+    r_.locate(blk.terminator);
     switch (t.opcode) {
       case spv::Op::OpBranch: return blk.successors[0];
       case spv::Op::OpReturn: terminate(ir::Opcode::Return); return std::nullopt;
@@ -767,6 +772,7 @@ class Walk {
     if (r_.failed()) return;
     const Block& hb = f_.blocks[h];
     const Instruction& t = term(h);
+    r_.locate(hb.terminator);
     const BlockIndex m = hb.merge_block;
     if (t.opcode == spv::Op::OpBranchConditional && hb.successors[0] != hb.successors[1] &&
         (hb.successors[0] == m || hb.successors[1] == m)) {

@@ -2,8 +2,9 @@
 // one module: reader_types.cpp makes types, constants and global variables,
 // reader_control.cpp rebuilds each function's block tree,
 // reader_instructions.cpp / reader_glsl450.cpp translate the instructions of
-// a block, and reader_stages.cpp reads what is particular to the geometry
-// and tessellation stages.
+// a block, reader_stages.cpp reads what is particular to the geometry
+// and tessellation stages, and reader_locations.cpp gives each instruction
+// its source location.
 #pragma once
 
 #include <optional>
@@ -82,6 +83,13 @@ class Reader {
   Id block_struct(Id type_id) const;  // the element type through arrays (the type itself otherwise)
   std::string name_of(Id id) const;
 
+  // --- reader_locations.cpp ---
+  // The source location of every instruction (locations_), from the OpLine
+  // in effect or, without one, the instruction's own position.
+  void read_locations();
+  // Makes instruction i's location the builder's, for what it emits next.
+  void locate(InstrIndex i);
+
   // --- reader_control.cpp ---
   std::optional<ReadError> read_function(const Function& f, ir::FunctionId fid);
 
@@ -141,6 +149,8 @@ class Reader {
   std::vector<std::vector<ir::VariableId>> builtin_blocks_;  // members of BuiltinBlock ids
   std::vector<ir::FunctionId> functions_;                    // by Module::functions index
   std::uint32_t type_depth_ = 0;
+  std::vector<ir::SourceLocation> locations_;                // by instruction index (read_locations)
+  std::optional<std::uint32_t> own_file_;                    // the input file in the module's source files
 
   // Per function (reader_control.cpp).
   const Function* fn_ = nullptr;

@@ -202,8 +202,7 @@ void compute_canonical_types(EmitContext& ctx) {
 
 bool is_opaque(const EmitContext& ctx, TypeId t) {
   if (!t.valid() || t.index() >= ctx.m.type_count()) return false;
-  const TypeKind k = ctx.m.type(t).kind;
-  return k == TypeKind::Image || k == TypeKind::Sampler || k == TypeKind::SampledImage;
+  return ir::is_opaque(ctx.m.type(t));
 }
 
 bool contains_opaque(const EmitContext& ctx, TypeId t) {

@@ -16,13 +16,6 @@
 #include "ir/typing.h"
 
 namespace sluice::spirv::detail {
-namespace {
-
-bool is_opaque(const ir::Type& t) {
-  return t.kind == ir::TypeKind::Image || t.kind == ir::TypeKind::Sampler || t.kind == ir::TypeKind::SampledImage;
-}
-
-}  // namespace
 
 FunctionEmitter::FunctionEmitter(ModuleContext& mc, ir::FunctionId function, std::vector<std::uint32_t>& local_slots)
     : mc_(mc), m_(mc.m), fid_(function), f_(mc.m.function(function)), local_slot_(local_slots) {}
@@ -102,7 +95,7 @@ void FunctionEmitter::collect_variables() {
       mc_.name(l.id, m_.variable(l.var).name.text);
       continue;
     }
-    const bool opaque = is_opaque(m_.type(l.type));
+    const bool opaque = ir::is_opaque(m_.type(l.type));
     if (opaque && l.escapes)
       return mc_.fail(fmt::format("'{}': variable '{}' of opaque type is used through a pointer", f_.name.text,
                                   m_.variable(l.var).name.text));

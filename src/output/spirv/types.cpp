@@ -174,8 +174,7 @@ std::uint32_t ModuleContext::emit_type(ir::TypeId t, Flavour f) {
         ir::TypeId inner = ty.members[i].type;
         while (m.type(inner).kind == ir::TypeKind::Array || m.type(inner).kind == ir::TypeKind::UnsizedArray)
           inner = m.type(inner).element;
-        const ir::TypeKind k = m.type(inner).kind;
-        if (k == ir::TypeKind::Image || k == ir::TypeKind::Sampler || k == ir::TypeKind::SampledImage)
+        if (ir::is_opaque(m.type(inner)))
           fail(fmt::format("struct '{}' holds the image or sampler '{}'; Vulkan does not allow opaque types in a "
                            "struct (VUID-StandaloneSpirv-None-04667)",
                            ty.name, ty.members[i].name));
