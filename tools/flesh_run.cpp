@@ -12,6 +12,7 @@
 
 #include "flesh/amber.h"
 #include "flesh/batch_run.h"
+#include "flesh_jobs.h"
 #include "flesh/test_file.h"
 #include "process_pool.h"
 #include "spirv_cross_peer.h"
@@ -38,9 +39,6 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   flesh::Coverage coverage;
   const flesh::CampaignOptions options = options_for(config, u.mode);
   std::vector<flesh::Test> tests;
-  std::vector<std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount>> variants;
-  std::vector<flesh::BatchJob> jobs;
-  std::vector<std::pair<std::size_t, std::size_t>> job_of;  // (test, variant)
   for (std::uint64_t i = 0; i < u.count; ++i) {
     auto t = flesh::campaign_test(config.seed, u.first + i, options, coverage);
     if (!t) {
@@ -48,17 +46,8 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
       continue;
     }
     tests.push_back(std::move(*t));
-    variants.push_back(flesh_variants(tests.back(), config));
   }
-  for (std::size_t k = 0; k < tests.size(); ++k)
-    for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
-      if (u.variant >= 0 && static_cast<int>(v) != u.variant) continue;
-      const auto& step = variants[k][v];
-      if (!step.ok()) continue;
-      jobs.push_back({*step.value, tests[k].directions, static_cast<std::uint32_t>(tests[k].expected.size()),
-                      tests[k].groups()});
-      job_of.emplace_back(k, v);
-    }
+  const FleshJobPlan plan = plan_flesh_jobs(tests, config, u.variant);
   // On the CPU device the submission's time limit is --timeout per
   // pipeline: lavapipe compiles each pipeline's code when the submission
   // first runs it. A GPU driver compiles at pipeline creation, so there the
@@ -66,35 +55,39 @@ std::string run_unit(const Unit& u, const FleshRunConfig& config) {
   exec::ContextOptions co;
   co.device = config.device;
   const bool cpu = config.device.kind == exec::DeviceChoice::Cpu;
-  co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, jobs.size()) : 1));
+  co.timeout = std::chrono::seconds(config.timeout_seconds * (cpu ? std::max<std::size_t>(1, plan.pairs) : 1));
   auto ctx = exec::VulkanContext::create(co);
   if (!ctx) return "N\tno device: " + field_text(ctx.error()) + "\n";
   if (config.device.kind == exec::DeviceChoice::Gpu &&
       (*ctx)->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
     return "N\t--device gpu found only a CPU device: " + field_text((*ctx)->description()) + "\n";
   out += "D\t" + field_text((*ctx)->description()) + "\n";
-  std::vector<std::pair<std::uint64_t, std::size_t>> job_tests;
-  for (const auto& [k, v] : job_of) job_tests.emplace_back(u.first + k, v);
+  std::vector<std::pair<std::uint64_t, std::size_t>> job_tests;  // every (test, variant) in the jobs
+  for (std::size_t k = 0; k < tests.size(); ++k)
+    for (std::size_t v = 0; v < kFleshVariantCount; ++v)
+      if (plan.places[k][v].run && plan.places[k][v].error.empty()) job_tests.emplace_back(u.first + k, v);
   if (injected_failure_fires(config.inject, u, job_tests))
     return out + "H\tVK_ERROR_DEVICE_LOST (injected by --inject-failure)\n";
-  auto result = flesh::run_batch(**ctx, jobs);
+  auto result = flesh::run_batch(**ctx, plan.jobs);
   if (!result) return out + "H\t" + field_text(result.error()) + "\n";
   for (std::size_t k = 0; k < tests.size(); ++k)
     for (std::size_t v = 0; v < kFleshVariantCount; ++v) {
-      if (u.variant >= 0 && static_cast<int>(v) != u.variant) continue;
-      const auto& step = variants[k][v];
-      if (step.failure.message == "skip") continue;
+      const auto& place = plan.places[k][v];
+      if (!place.run) continue;
       const std::string head = fmt::format("T\t{}\t{}\t{}\t", flesh::to_string(u.mode), u.first + k, v);
-      if (!step.ok()) {
-        out += head + "E\t" + field_text(first_line(step.failure.message)) + "\n";
+      if (!place.error.empty()) {
+        out += head + "E\t" + field_text(place.error) + "\n";
         continue;
       }
-      std::size_t j = 0;
-      while (job_of[j] != std::make_pair(k, v)) ++j;
-      const auto& got = result->outputs[j];
-      if (!got) out += head + "E\t" + field_text(got.error()) + "\n";
-      else if (*got == tests[k].expected) out += head + "P\t\n";
-      else out += head + "F\t" + field_text(describe_mismatch(tests[k], *got)) + "\n";
+      const auto& got = result->outputs[place.job];
+      if (!got) {
+        out += head + "E\t" + field_text(got.error()) + "\n";
+        continue;
+      }
+      const auto first = got->begin() + place.out_offset;
+      const std::vector<std::uint32_t> words(first, first + std::ptrdiff_t(tests[k].expected.size()));
+      if (words == tests[k].expected) out += head + "P\t\n";
+      else out += head + "F\t" + field_text(describe_mismatch(tests[k], words)) + "\n";
     }
   out += "C\t";
   for (std::uint64_t c : coverage.counts) out += fmt::format("{} ", c);
@@ -186,17 +179,22 @@ std::string describe_mismatch(const flesh::Test& t, const std::vector<std::uint3
 
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_variants(const flesh::Test& test,
                                                                                      const FleshRunConfig& config) {
+  return flesh_module_variants(test.spirv, config);
+}
+
+std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_module_variants(
+    const std::vector<std::uint32_t>& spirv, const FleshRunConfig& config) {
   std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> v;
-  v[0].value = test.spirv;
+  v[0].value = spirv;
   if (config.variants[1] || config.variants[2]) {
     PipelineOptions options = config.pipeline;
     options.language = "spirv";
-    const std::string bytes(reinterpret_cast<const char*>(test.spirv.data()), test.spirv.size() * 4);
+    const std::string bytes(reinterpret_cast<const char*>(spirv.data()), spirv.size() * 4);
     SluiceVariants s = compile_variants(bytes, "flesh.spv", exec::ShaderStage::Compute, options);
     v[1] = std::move(s.spirv);
     v[2] = std::move(s.via_glsl);
   }
-  if (config.variants[3]) v[3] = spirv_cross_variant(test.spirv, exec::ShaderStage::Compute, config.pipeline);
+  if (config.variants[3]) v[3] = spirv_cross_variant(spirv, exec::ShaderStage::Compute, config.pipeline);
   for (std::size_t i = 0; i < kFleshVariantCount; ++i)
     if (!config.variants[i]) {
       v[i].value.reset();
@@ -244,10 +242,12 @@ std::string replay_command(const FleshRunConfig& config, const Unit& u) {
     if (u.variant >= 0 ? static_cast<std::size_t>(u.variant) == v : config.variants[v])
       variants += (variants.empty() ? "" : ",") + std::string(kFleshVariants[v]);
   return fmt::format("sluice flesh --seed {} --mode {} --first {} --count {} --batch {} --blocks {} --walk {} "
-                     "--invocations {} --run --device {} --timeout {} --variants {}",
+                     "--invocations {} --run --device {} --timeout {} --variants {}{}{}",
                      config.seed, flesh::to_string(u.mode), u.first, u.count, u.count, config.campaign.max_blocks,
                      config.campaign.flesh.walk_bound, config.campaign.flesh.invocations,
-                     config.device.kind == exec::DeviceChoice::Cpu ? "lavapipe" : "gpu", config.timeout_seconds, variants);
+                     config.device.kind == exec::DeviceChoice::Cpu ? "lavapipe" : "gpu", config.timeout_seconds, variants,
+                     config.campaign.source == flesh::Source::Tree ? " --source tree" : "",
+                     config.bundle > 1 ? fmt::format(" --bundle {}", config.bundle) : "");
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ struct FleshRunConfig {
   // Which of kFleshVariants run (spirv-cross only with --peer).
   std::array<bool, kFleshVariantCount> variants{true, true, true, false};
   unsigned batch = 64;              // tests per submission
+  unsigned bundle = 1;              // tests per module (flesh/bundle.h); 1: each test its own module
   unsigned jobs = 1;
   unsigned timeout_seconds = 10;    // per submission: a hang is a finding
   std::string findings_dir;         // where failing tests are written ("" = nowhere)
@@ -73,6 +74,9 @@ FleshRunSummary run_flesh_campaign(const FleshRunConfig& config);
 // error message (the step that failed).
 std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_variants(const flesh::Test& test,
                                                                                      const FleshRunConfig& config);
+// The same for any fleshed module (a test's or a bundle's).
+std::array<StepResult<std::vector<std::uint32_t>>, kFleshVariantCount> flesh_module_variants(
+    const std::vector<std::uint32_t>& spirv, const FleshRunConfig& config);
 
 // The children's result lines are tab-separated fields: field_text makes
 // a message one field (tabs and line breaks become blanks), split_fields

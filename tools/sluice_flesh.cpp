@@ -54,12 +54,14 @@ struct FleshArgs {
   std::string peer;
   std::string variants = "fleshed,sluice-spirv,sluice-glsl";
   unsigned batch = 64;
+  unsigned bundle = 1;
   unsigned jobs = 1;
   unsigned timeout = 10;
   std::string findings;
   bool strict = false;
   std::uint64_t mutants = 0;
   std::string import;
+  std::string source = "spirv";
   std::string reduce;
   std::string inject;  // hidden: --inject-failure (flesh_bisect.h)
   PipelineOptions pipeline;
@@ -331,6 +333,7 @@ int run_campaign(const FleshArgs& args, const std::vector<flesh::Mode>& modes, c
   c.variants = variants;
   if (args.peer == "spirv-cross") c.variants[3] = true;
   c.batch = args.batch;
+  c.bundle = args.bundle;
   c.jobs = args.jobs;
   c.timeout_seconds = args.timeout;
   c.findings_dir = args.findings;
@@ -388,12 +391,17 @@ int run_flesh(FleshArgs& args) {
   if (args.invocations == 0 || args.invocations > 65536)
     return usage_error(fmt::format("--invocations {}: expected 1-65536", args.invocations));
   if (args.batch == 0) return usage_error("--batch 0: expected at least one test per submission");
+  if (args.bundle == 0 || args.bundle > 4096) return usage_error(fmt::format("--bundle {}: expected 1-4096", args.bundle));
   if (args.out.empty() && !args.run && args.mutants == 0) return usage_error("nothing to do: give --out DIR, --run or --mutants N");
   if (!args.peer.empty() && args.peer != "spirv-cross") return usage_error(fmt::format("--peer '{}': only spirv-cross", args.peer));
   if (args.peer == "spirv-cross" && !spirv_cross_available())
     return usage_error("--peer spirv-cross: the spirv-cross tool is not on PATH (Debian package spirv-cross)");
   if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
   flesh::CampaignOptions base;
+  if (args.source == "tree") base.source = flesh::Source::Tree;
+  else if (args.source != "spirv")
+    return usage_error(fmt::format("--source '{}': expected spirv (the direct generator) or tree (Sluice block trees)",
+                                   args.source));
   if (!args.import.empty() && import_is_alloy(args.import)) {
     auto cfg = import_alloy(args.import);
     if (!cfg) return kExitError;
@@ -444,6 +452,9 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--blocks", args->blocks, "Most blocks per generated CFG (default 40; each test draws 4 to this)");
   sub.add_option("--walk", args->walk, "Random steps of the path before it heads for an exit (default 48)");
   sub.add_option("--invocations", args->invocations, "Invocations per test in the threads modes (default 16)");
+  sub.add_option("--source", args->source,
+                 "Where CFGs come from: spirv (the direct SPIR-V generator, default) or tree (random Sluice block "
+                 "trees through Sluice's SPIR-V output)");
   sub.add_option("--import", args->import,
                  "Flesh this CFG instead of generated ones: a SPIR-V module's (.spv or .spvasm; its entry point's "
                  "function) or an Alloy instance's (.xml, the POPL 2023 paper's model)");
@@ -459,6 +470,9 @@ CommandAction add_flesh_command(CLI::App& sub) {
   sub.add_option("--variants", args->variants,
                  "Which ways to run each test (default fleshed,sluice-spirv,sluice-glsl; --peer adds spirv-cross)");
   sub.add_option("--batch", args->batch, "Tests per Vulkan submission (default 64)");
+  sub.add_option("--bundle", args->bundle,
+                 "Tests per module: K tests' CFGs as K functions of one module, one pipeline per K tests "
+                 "(src/flesh/bundle.h; default 1, each test its own module)");
   sub.add_option("-j,--jobs", args->jobs, "Batches run at once, each in its own process (default 1)");
   sub.add_option("--timeout", args->timeout,
                  "Seconds a submission may take before it counts as a hang, per pipeline on lavapipe (which "

@@ -101,7 +101,7 @@ Result<BatchResult> run_batch(exec::VulkanContext& ctx, const std::vector<BatchJ
     vkUpdateDescriptorSets(ctx.device(), 2, writes, 0, nullptr);
     vkCmdBindPipeline(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *pipeline);
     vkCmdBindDescriptorSets(*cmd, VK_PIPELINE_BIND_POINT_COMPUTE, *layout, 0, 1, &set, 0, nullptr);
-    vkCmdDispatch(*cmd, std::max(1u, jobs[i].groups), 1, 1);
+    vkCmdDispatch(*cmd, std::max(1u, jobs[i].groups), std::max(1u, jobs[i].groups_y), 1);
     recorded[i] = true;
   }
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

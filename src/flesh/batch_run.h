@@ -24,7 +24,8 @@ struct BatchJob {
   std::span<const std::uint32_t> spirv;
   std::span<const std::uint32_t> directions;
   std::uint32_t output_words = 0;
-  std::uint32_t groups = 1;  // workgroups along x
+  std::uint32_t groups = 1;    // workgroups along x
+  std::uint32_t groups_y = 1;  // along y: a bundle's tests (bundle.h)
 };
 
 struct BatchResult {

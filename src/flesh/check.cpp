@@ -5,11 +5,13 @@
 
 namespace sluice::flesh {
 
-std::string structure_problem(const Test& t) {
+std::string structure_problem(const Test& t) { return module_problem(t.spirv); }
+
+std::string module_problem(const std::vector<std::uint32_t>& words) {
   namespace sv = spirv_in;
-  const auto messages = spirv::validate(t.spirv, spirv::TargetEnv::Vulkan1_0);
+  const auto messages = spirv::validate(words, spirv::TargetEnv::Vulkan1_0);
   if (!messages.empty()) return "spirv-val: " + messages.front();
-  auto parsed = sv::parse_binary(t.spirv);
+  auto parsed = sv::parse_binary(words);
   if (!parsed.ok()) return "parse: " + parsed.error().describe();
   for (const auto& f : parsed.value().functions) {
     const auto cfg = sv::cfg::analyze(parsed.value(), f);

@@ -5,7 +5,9 @@
 // (an Alloy instance, a reduction step) before they are run.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "flesh/flesh.h"
 
@@ -14,6 +16,8 @@ namespace sluice::flesh {
 // The first complaint ("spirv-val: ...", "sluice cfg: [rule] ..."), or ""
 // when the test is valid.
 std::string structure_problem(const Test& test);
+// The same for any module (a block tree's, a bundle's).
+std::string module_problem(const std::vector<std::uint32_t>& words);
 
 // The same for a CFG alone: fleshed in basic mode with a fixed seed and
 // checked; also "" only when the entry can reach a return.

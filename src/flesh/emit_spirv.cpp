@@ -15,19 +15,84 @@
 // modes (one entry per predecessor; 0 from predecessors that cannot run).
 // Blocks that cannot run keep only their merge instruction and terminator
 // (constant conditions), as the skeleton had them.
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "flesh/bundle.h"
 #include "flesh/flesh.h"
 
 namespace sluice::flesh {
 namespace {
 
+using ConstantNames = std::map<std::uint32_t, std::string>;
+
+// Everything before the first function: capabilities, the entry point
+// (`main`; with `bundle` it also reads its workgroup id), the buffer types
+// sized `dir_words` and `out_words`, and `constants` (which must already
+// hold every constant the functions use).
+std::string declarations(ConstantNames& constants, bool threads, bool bundle, std::uint32_t local_size,
+                         std::uint32_t dir_words, std::uint32_t out_words) {
+  auto constant = [&](std::uint32_t v) { return constants.try_emplace(v, fmt::format("%u{}", v)).first->second; };
+  constant(dir_words);
+  constant(out_words);
+  std::string s;
+  s += "               OpCapability Shader\n";
+  s += "               OpMemoryModel Logical GLSL450\n";
+  s += fmt::format("               OpEntryPoint GLCompute %main \"main\"{}{}\n", threads ? " %gid" : "",
+                   bundle ? " %wid" : "");
+  s += fmt::format("               OpExecutionMode %main LocalSize {} 1 1\n", local_size);
+  s += "               OpName %main \"main\"\n";
+  s += "               OpName %Directions \"Directions\"\n";
+  s += "               OpName %Output \"Output\"\n";
+  s += "               OpName %dir \"directions\"\n";
+  s += "               OpName %out \"path\"\n";
+  if (threads) s += "               OpDecorate %gid BuiltIn GlobalInvocationId\n";
+  if (bundle) s += "               OpDecorate %wid BuiltIn WorkgroupId\n";
+  s += "               OpDecorate %dir_array ArrayStride 4\n";
+  s += "               OpDecorate %out_array ArrayStride 4\n";
+  s += "               OpMemberDecorate %Directions 0 Offset 0\n";
+  s += "               OpMemberDecorate %Output 0 Offset 0\n";
+  s += "               OpDecorate %Directions BufferBlock\n";
+  s += "               OpDecorate %Output BufferBlock\n";
+  s += "               OpDecorate %dir DescriptorSet 0\n";
+  s += "               OpDecorate %dir Binding 0\n";
+  s += "               OpDecorate %out DescriptorSet 0\n";
+  s += "               OpDecorate %out Binding 1\n";
+  s += "       %void = OpTypeVoid\n";
+  s += "     %fnvoid = OpTypeFunction %void\n";
+  s += "       %bool = OpTypeBool\n";
+  s += "       %uint = OpTypeInt 32 0\n";
+  for (const auto& [value, name] : constants) s += fmt::format("{:>11} = OpConstant %uint {}\n", name, value);
+  s += "      %false = OpConstantFalse %bool\n";
+  if (threads || bundle) {
+    s += "     %v3uint = OpTypeVector %uint 3\n";
+    s += "  %ptr_in_v3 = OpTypePointer Input %v3uint\n";
+  }
+  if (threads) s += "        %gid = OpVariable %ptr_in_v3 Input\n";
+  if (bundle) s += "        %wid = OpVariable %ptr_in_v3 Input\n";
+  s += fmt::format("  %dir_array = OpTypeArray %uint {}\n", constant(dir_words));
+  s += fmt::format("  %out_array = OpTypeArray %uint {}\n", constant(out_words));
+  s += " %Directions = OpTypeStruct %dir_array\n";
+  s += "     %Output = OpTypeStruct %out_array\n";
+  s += "%ptr_Directions = OpTypePointer Uniform %Directions\n";
+  s += " %ptr_Output = OpTypePointer Uniform %Output\n";
+  s += "   %ptr_uint = OpTypePointer Uniform %uint\n";
+  s += "    %ptr_var = OpTypePointer Function %uint\n";
+  s += "        %dir = OpVariable %ptr_Directions Uniform\n";
+  s += "        %out = OpVariable %ptr_Output Uniform\n";
+  return s;
+}
+
 class Emitter {
  public:
-  Emitter(const Test& t, const Mutation& m) : t_(t), mutation_(m), reachable_(reachable_blocks(t.cfg)), distance_(exit_distances(t.cfg)) {}
+  // `slot`: where the test's words start in the directions and output
+  // buffers (non-zero in a bundle).
+  Emitter(const Test& t, const Mutation& m, BundleSlot slot = {})
+      : t_(t), mutation_(m), slot_(slot), reachable_(reachable_blocks(t.cfg)), distance_(exit_distances(t.cfg)) {}
 
   std::string run() {
     const bool threads = uses_threads(t_.mode);
@@ -43,58 +108,17 @@ class Emitter {
         constant(exitward_direction(k, distance_));
       if (t_.mode == Mode::Data) constant(t_.block_ops[b] == 2 ? (t_.block_constants[b] | 1u) : t_.block_constants[b]);
     }
-    std::string body = function();
+    std::string body = blocks();
     std::string s;
     s += fmt::format("; SPIR-V\n; Version: 1.0\n; Generator: sluice flesh, seed {:#x}, mode {}, {} blocks\n", t_.seed,
                      to_string(t_.mode), t_.cfg.size());
-    s += "               OpCapability Shader\n";
-    s += "               OpMemoryModel Logical GLSL450\n";
-    s += fmt::format("               OpEntryPoint GLCompute %main \"main\"{}\n", threads ? " %gid" : "");
-    s += fmt::format("               OpExecutionMode %main LocalSize {} 1 1\n", t_.local_size);
-    s += "               OpName %main \"main\"\n";
-    s += "               OpName %Directions \"Directions\"\n";
-    s += "               OpName %Output \"Output\"\n";
-    s += "               OpName %dir \"directions\"\n";
-    s += "               OpName %out \"path\"\n";
-    if (threads) s += "               OpDecorate %gid BuiltIn GlobalInvocationId\n";
-    s += "               OpDecorate %dir_array ArrayStride 4\n";
-    s += "               OpDecorate %out_array ArrayStride 4\n";
-    s += "               OpMemberDecorate %Directions 0 Offset 0\n";
-    s += "               OpMemberDecorate %Output 0 Offset 0\n";
-    s += "               OpDecorate %Directions BufferBlock\n";
-    s += "               OpDecorate %Output BufferBlock\n";
-    s += "               OpDecorate %dir DescriptorSet 0\n";
-    s += "               OpDecorate %dir Binding 0\n";
-    s += "               OpDecorate %out DescriptorSet 0\n";
-    s += "               OpDecorate %out Binding 1\n";
-    s += "       %void = OpTypeVoid\n";
-    s += "     %fnvoid = OpTypeFunction %void\n";
-    s += "       %bool = OpTypeBool\n";
-    s += "       %uint = OpTypeInt 32 0\n";
-    for (const auto& [value, name] : constants_) s += fmt::format("{:>11} = OpConstant %uint {}\n", name, value);
-    s += "      %false = OpConstantFalse %bool\n";
-    if (threads) {
-      s += "     %v3uint = OpTypeVector %uint 3\n";
-      s += "  %ptr_in_v3 = OpTypePointer Input %v3uint\n";
-      s += "        %gid = OpVariable %ptr_in_v3 Input\n";
-    }
-    s += fmt::format("  %dir_array = OpTypeArray %uint {}\n", constant(dir_words));
-    s += fmt::format("  %out_array = OpTypeArray %uint {}\n", constant(out_words));
-    s += " %Directions = OpTypeStruct %dir_array\n";
-    s += "     %Output = OpTypeStruct %out_array\n";
-    s += "%ptr_Directions = OpTypePointer Uniform %Directions\n";
-    s += " %ptr_Output = OpTypePointer Uniform %Output\n";
-    s += "   %ptr_uint = OpTypePointer Uniform %uint\n";
-    s += "    %ptr_var = OpTypePointer Function %uint\n";
-    s += "        %dir = OpVariable %ptr_Directions Uniform\n";
-    s += "        %out = OpVariable %ptr_Output Uniform\n";
+    s += declarations(constants_, threads, false, t_.local_size, dir_words, out_words);
     s += "       %main = OpFunction %void None %fnvoid\n";
     s += body;
     s += "               OpFunctionEnd\n";
     return s;
   }
 
- private:
   // The id of a uint constant (created on first use; the constants are
   // declared before the function, so every use comes first).
   std::string constant(std::uint32_t v) {
@@ -103,6 +127,17 @@ class Emitter {
     return it->second;
   }
 
+  // The instrumented function's blocks (without OpFunction), each
+  // constant it uses added to constants().
+  std::string function() {
+    for (std::uint32_t v : {0u, 1u, t_.directions_per_invocation, t_.capacity, t_.capacity + 1, t_.slots(),
+                            0x9e3779b1u, 0x811c9dc5u})
+      constant(v);
+    return blocks();
+  }
+  const ConstantNames& constants() const { return constants_; }
+
+ private:
   void op(std::string& s, const std::string& result, const std::string& text) {
     s += fmt::format("{:>11} = {}\n", result, text);
   }
@@ -110,7 +145,7 @@ class Emitter {
 
   static std::string label(BlockIndex b) { return fmt::format("%b{}", b + 1); }
 
-  std::string function() {
+  std::string blocks() {
     const Cfg& cfg = t_.cfg;
     const bool phi = uses_phi(t_.mode), data = t_.mode == Mode::Data, threads = uses_threads(t_.mode);
     // Predecessors over branch edges, each once, in layout order.
@@ -132,7 +167,7 @@ class Emitter {
       oi_end[b] = "%oinext_" + n;
     }
     std::string s;
-    std::string dbase = constant(0), obase = constant(0);
+    std::string dbase = constant(slot_.dir_offset), obase = constant(slot_.out_offset);
     for (BlockIndex b : cfg.layout) {
       const Block& k = cfg.blocks[b];
       const std::string n = std::to_string(b + 1);
@@ -156,6 +191,12 @@ class Emitter {
             op(s, "%obase", fmt::format("OpIMul %uint %inv {}", constant(t_.slots())));
             dbase = "%dbase";
             obase = "%obase";
+            if (slot_.dir_offset || slot_.out_offset) {
+              op(s, "%dbase_at", fmt::format("OpIAdd %uint %dbase {}", constant(slot_.dir_offset)));
+              op(s, "%obase_at", fmt::format("OpIAdd %uint %obase {}", constant(slot_.out_offset)));
+              dbase = "%dbase_at";
+              obase = "%obase_at";
+            }
           }
           di = oi = constant(0);
         } else if (phi) {
@@ -264,13 +305,75 @@ class Emitter {
 
   const Test& t_;
   Mutation mutation_;
+  BundleSlot slot_;
   std::vector<bool> reachable_;
   std::vector<std::uint32_t> distance_;
-  std::map<std::uint32_t, std::string> constants_;
+  ConstantNames constants_;
 };
 
 }  // namespace
 
 std::string emit_assembly(const Test& test, const Mutation& mutation) { return Emitter(test, mutation).run(); }
+
+namespace {
+
+// `body` with every id but the module-level ones (types, buffers, built-ins,
+// constants %uN) prefixed with `prefix`, so that bundled functions do not
+// collide.
+std::string prefix_local_ids(const std::string& body, const std::string& prefix) {
+  static const std::set<std::string> kGlobal = {"void", "fnvoid", "bool", "uint", "false", "v3uint", "ptr_in_v3",
+                                                "gid", "ptr_uint", "ptr_var", "dir", "out"};
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string s;
+  s.reserve(body.size() + body.size() / 4);
+  for (std::size_t i = 0; i < body.size();) {
+    s += body[i];
+    if (body[i++] != '%') continue;
+    std::size_t end = i;
+    while (end < body.size() && ident(body[end])) ++end;
+    const std::string name = body.substr(i, end - i);
+    const bool constant = name.size() > 1 && name[0] == 'u' &&
+                          std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!constant && !kGlobal.count(name)) s += prefix;
+    s += name;
+    i = end;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string emit_bundle_assembly(std::span<const Test* const> tests, std::span<const BundleSlot> slots,
+                                 std::uint32_t dir_words, std::uint32_t out_words) {
+  ConstantNames constants;
+  std::string functions;
+  for (std::size_t k = 0; k < tests.size(); ++k) {
+    Emitter e(*tests[k], {}, slots[k]);
+    const std::string body = e.function();
+    constants.insert(e.constants().begin(), e.constants().end());
+    functions += fmt::format("%t{}_f = OpFunction %void None %fnvoid\n", k);
+    functions += prefix_local_ids(body, fmt::format("t{}_", k));
+    functions += "OpFunctionEnd\n";
+  }
+  const Test& first = *tests.front();
+  std::string s = fmt::format("; SPIR-V\n; Version: 1.0\n; Generator: sluice flesh, a bundle of {} tests, mode {}\n",
+                              tests.size(), to_string(first.mode));
+  s += declarations(constants, uses_threads(first.mode), true, first.local_size, dir_words, out_words);
+  s += functions;
+  s += "       %main = OpFunction %void None %fnvoid\n";
+  s += "      %entry = OpLabel\n";
+  s += "      %wid_v = OpLoad %v3uint %wid\n";
+  s += "       %test = OpCompositeExtract %uint %wid_v 1\n";
+  s += "               OpSelectionMerge %done None\n";
+  std::string cases = "               OpSwitch %test %done";
+  for (std::size_t k = 0; k < tests.size(); ++k) cases += fmt::format(" {} %call{}", k, k);
+  s += cases + "\n";
+  for (std::size_t k = 0; k < tests.size(); ++k)
+    s += fmt::format("%call{} = OpLabel\n%r{} = OpFunctionCall %void %t{}_f\nOpBranch %done\n", k, k, k);
+  s += "       %done = OpLabel\n";
+  s += "               OpReturn\n";
+  s += "               OpFunctionEnd\n";
+  return s;
+}
 
 }  // namespace sluice::flesh

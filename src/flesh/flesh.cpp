@@ -7,6 +7,7 @@
 #include "exec/vertex_shader.h"
 #include "flesh/generate.h"
 #include "flesh/rng.h"
+#include "flesh/tree_source.h"
 
 namespace sluice::flesh {
 
@@ -178,6 +179,11 @@ Result<Test> campaign_test(std::uint64_t seed, std::uint64_t index, const Campai
   const std::uint64_t flesh_seed = rng.next();
   const std::uint64_t cfg_seed = rng.next();
   if (options.imported) return flesh(*options.imported, flesh_seed, options.flesh);
+  if (options.source == Source::Tree) {
+    auto cfg = tree_cfg(cfg_seed, g, coverage);
+    if (!cfg) return cfg.failure();
+    return flesh(std::move(*cfg), flesh_seed, options.flesh);
+  }
   return flesh(generate_cfg(cfg_seed, g, coverage), flesh_seed, options.flesh);
 }
 

@@ -103,10 +103,15 @@ Mutation choose_mutation(const Test& test, std::uint64_t seed);
 std::string emit_assembly(const Test& test, const Mutation& mutation = {});
 
 // Test `index` of the campaign started from `seed` (flesh.cpp): its CFG
-// from generate_cfg (blocks between 4 and options' bound, from the test's
-// seed) fleshed in `options.mode`; its shapes are added to `coverage`.
+// from generate_cfg or tree_cfg (blocks between 4 and options' bound, from
+// the test's seed) fleshed in `options.mode`; its shapes are added to `coverage`.
+// Where generated CFGs come from: the direct SPIR-V generator
+// (generate.h) or random IR block trees through Sluice's SPIR-V output
+// (tree_source.h).
+enum class Source : std::uint8_t { Spirv, Tree };
 struct CampaignOptions {
   std::uint32_t max_blocks = 40;
+  Source source = Source::Spirv;
   FleshOptions flesh;
   // --import: every test fleshes this CFG (with its own path) instead of
   // a generated one.

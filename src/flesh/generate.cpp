@@ -33,6 +33,8 @@ const char* to_string(Shape s) {
     case Shape::Continue: return "continue";
     case Shape::EarlyReturn: return "early-return";
     case Shape::StructurallyUnreachable: return "structurally-unreachable";
+    case Shape::Discard: return "discard";
+    case Shape::NextBlock: return "next-block";
     case Shape::Count: break;
   }
   return "?";

@@ -47,9 +47,14 @@ enum class Shape : std::uint8_t {
   Continue,                // a branch to the continue target from a nested selection or switch
   EarlyReturn,
   StructurallyUnreachable, // blocks no edge of any kind reaches
+  // Only the block-tree source (tree_source.h) makes these two.
+  Discard,                 // OpKill (fleshed as OpReturn: compute shaders cannot kill)
+  NextBlock,               // the IR's NextBlock: a branch to its merge block
   Count
 };
 inline constexpr std::size_t kShapeCount = static_cast<std::size_t>(Shape::Count);
+// The shapes the direct generator makes: those before Discard.
+inline constexpr std::size_t kDirectShapeCount = static_cast<std::size_t>(Shape::Discard);
 const char* to_string(Shape s);
 
 struct Coverage {

@@ -45,7 +45,7 @@ TEST_CASE("generated CFGs pass spirv-val and sluice cfg in every mode") {
   }
   CHECK(checked == 300);
   INFO(coverage.line());
-  for (std::size_t i = 0; i < fl::kShapeCount; ++i) CHECK(coverage.counts[i] > 0);
+  for (std::size_t i = 0; i < fl::kDirectShapeCount; ++i) CHECK(coverage.counts[i] > 0);
 }
 
 TEST_CASE("large generated CFGs (thousands of blocks) are valid") {

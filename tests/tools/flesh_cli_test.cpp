@@ -38,6 +38,21 @@ TEST_CASE("sluice flesh --out writes byte-identical tests for the same seed") {
   CHECK(ta.at("basic/flesh-3-0.spvasm") != tc.at("basic/flesh-4-0.spvasm"));
 }
 
+TEST_CASE("sluice flesh --source tree writes byte-identical tests for the same seed") {
+  Scratch s;
+  const std::string a = (s.dir / "a").string(), b = (s.dir / "b").string();
+  const auto r = run_sluice(s, "flesh --source tree --seed 5 --count 4 --mode basic,data --out " + quote(a));
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("next-block "));
+  REQUIRE(run_sluice(s, "flesh --source tree --seed 5 --count 4 --mode basic,data --out " + quote(b)).code == 0);
+  const auto ta = tree(a), tb = tree(b);
+  CHECK(ta.size() == 4 * 2 * 6);  // tests × modes × (.spv .spvasm .amber .directions .expected .cfg)
+  CHECK(ta == tb);
+  // A different source gives different CFGs for the same seed.
+  REQUIRE(run_sluice(s, "flesh --seed 5 --count 1 --mode basic --out " + quote(b)).code == 0);
+  CHECK(tree(b).at("basic/flesh-5-0.spvasm") != ta.at("basic/flesh-5-0.spvasm"));
+}
+
 TEST_CASE("sluice flesh refuses bad options with a message and exit code 1") {
   Scratch s;
   struct Case {
@@ -55,6 +70,9 @@ TEST_CASE("sluice flesh refuses bad options with a message and exit code 1") {
       {"flesh --count 3", "sluice flesh: error: nothing to do: give --out DIR, --run or --mutants N\n"},
       {"flesh --blocks 2 --run", "sluice flesh: error: --blocks 2: expected 4-100000\n"},
       {"flesh --batch 0 --run", "sluice flesh: error: --batch 0: expected at least one test per submission\n"},
+      {"flesh --bundle 0 --run", "sluice flesh: error: --bundle 0: expected 1-4096\n"},
+      {"flesh --source ir --run",
+       "sluice flesh: error: --source 'ir': expected spirv (the direct generator) or tree (Sluice block trees)\n"},
   };
   for (const Case& c : cases) {
     INFO(c.args);
