@@ -67,7 +67,7 @@ TEST_CASE("a lost device on Sluice's SPIR-V alone is pinned on that variant and 
   CHECK_THAT(r.out, Catch::Contains(": basic test 1 (sluice-spirv) (VK_ERROR_DEVICE_LOST"));
 }
 
-TEST_CASE("--inject-failure refuses malformed text") {
+TEST_CASE("flesh: --inject-failure refuses malformed text") {
   Scratch s;
   const auto r = run_sluice(s, "flesh --count 1 --run --inject-failure boom:phi:1");
   CHECK(r.code == 1);
