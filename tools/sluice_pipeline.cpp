@@ -1,5 +1,6 @@
 #include "sluice_pipeline.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -241,6 +242,10 @@ StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const Pip
   StepResult<std::vector<std::uint32_t>> out;
   spirv::Options spirv = options.spirv;
   if (!display_name.empty() && input_language(options, display_name) == "lv") spirv.preserve_float_specials = true;
+  // The one workaround the SPIR-V output does rather than an IR rewrite.
+  const auto& names = options.workaround_names;
+  if (std::find(names.begin(), names.end(), transform::kFallThroughInMemory) != names.end())
+    spirv.fall_through_in_memory = true;
   auto words = spirv::emit(m, spirv);
   if (!words) {
     out.failure.message = fmt::format("sluice: error: SPIR-V output: {}\n", words.error());

@@ -13,10 +13,11 @@ namespace sluice::transform {
 namespace {
 
 constexpr std::uint32_t kNvidia = 0x10DE;
+constexpr std::uint32_t kMesa = 0x10005;  // VK_VENDOR_ID_MESA: lavapipe (llvmpipe)
 
 struct Entry {
   Workaround info;
-  PassResult (*run)(ir::Module&);
+  PassResult (*run)(ir::Module&);  // null: done by the SPIR-V output (workarounds.h)
 };
 
 constexpr Entry kEntries[] = {
@@ -24,6 +25,11 @@ constexpr Entry kEntries[] = {
       "NVIDIA 580: a loop nested in another, whose float counter is tested in a selection in its body, hangs",
       kNvidia},
      loop_exit_in_header},
+    {{kFallThroughInMemory,
+      "lavapipe (Mesa 22.3): an OpPhi in a switch case entered by fall-through, inside a loop that invocations "
+      "leave in different iterations, is seen wrongly after the loop",
+      kMesa},
+     nullptr},
 };
 
 constexpr auto make_list() {
@@ -66,7 +72,7 @@ Result<std::vector<std::string>> select_workarounds(std::string_view spec, const
 Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names) {
   bool changed = false;
   for (const Entry& e : kEntries) {
-    if (std::find(names.begin(), names.end(), e.info.name) == names.end()) continue;
+    if (!e.run || std::find(names.begin(), names.end(), e.info.name) == names.end()) continue;
     auto r = e.run(m);
     if (!r) return r.failure().prefixed(fmt::format("workaround {}: ", e.info.name));
     changed = *r || changed;

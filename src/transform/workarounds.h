@@ -19,15 +19,22 @@ namespace sluice::transform {
 
 // What `auto` knows of a device (VkPhysicalDeviceProperties).
 struct DeviceIdentity {
-  std::uint32_t vendor_id = 0;  // PCI vendor: 0x10DE NVIDIA, 0x10005 Mesa (lavapipe)
+  std::uint32_t vendor_id = 0;  // PCI vendor: 0x10DE NVIDIA, 0x10005 Mesa (VK_VENDOR_ID_MESA: lavapipe)
   std::uint32_t driver_version = 0;
 };
 
 struct Workaround {
-  std::string_view name;  // also the pass name (--passes) of its rewrite
+  std::string_view name;  // also the pass name (--passes) of its rewrite, when it is an IR rewrite
   std::string_view summary;
   std::uint32_t vendor_id;  // the devices `auto` applies it to
 };
+
+// A workaround done by the SPIR-V output, not by an IR rewrite: the output's
+// SSA promotion leaves in memory the variables that would need an OpPhi in
+// a switch case entered by fall-through inside a loop
+// (spirv::Options::fall_through_in_memory); the pipeline sets that option
+// when the name is selected. No pass of this name exists.
+inline constexpr std::string_view kFallThroughInMemory = "fall-through-in-memory";
 
 // Every workaround, in the order they run.
 std::span<const Workaround> workarounds();
@@ -36,7 +43,8 @@ std::span<const Workaround> workarounds();
 // Unknown names, and "auto" without a device, are errors.
 Result<std::vector<std::string>> select_workarounds(std::string_view spec, const DeviceIdentity* device);
 
-// Runs the named workarounds' rewrites, in registry order.
+// Runs the named workarounds' IR rewrites, in registry order (the SPIR-V
+// output's, kFallThroughInMemory, are the caller's to pass on).
 Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names);
 
 }  // namespace sluice::transform

@@ -290,6 +290,7 @@ void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b) {
       s.default_target = case_nodes[i];
   }
   s.case_nodes = case_nodes;
+  s.in_loop = contexts_[cfg_.nodes[n].block.index()].loop.valid();
   cfg_.switches[index] = std::move(s);
   CfgNode& node = cfg_.nodes[n];
   node.exit = Exit::Switch;

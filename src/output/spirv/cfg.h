@@ -66,6 +66,7 @@ struct CfgSwitch {
   std::uint32_t default_target = kNone;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> cases;  // (literal, node), source order
   std::vector<std::uint32_t> case_nodes;                         // every case, default included, source order
+  bool in_loop = false;  // inside a Loop/DoLoop of the same function
 };
 
 struct Cfg {

@@ -11,6 +11,8 @@
 // which SPIR-V does not allow in Function memory at all.
 #include "output/spirv/function_emitter.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "ir/typing.h"
@@ -25,6 +27,10 @@ FunctionEmitter::~FunctionEmitter() {
 }
 
 FunctionEmitter::Local* FunctionEmitter::local(ir::VariableId v) {
+  return const_cast<Local*>(std::as_const(*this).local_const(v));
+}
+
+const FunctionEmitter::Local* FunctionEmitter::local_const(ir::VariableId v) const {
   if (!v.valid() || v.index() >= local_slot_.size() || local_slot_[v.index()] == 0) return nullptr;
   return &locals_[local_slot_[v.index()] - 1];
 }
@@ -89,6 +95,11 @@ void FunctionEmitter::collect_variables() {
     }
   }
   body_.words.reserve(instruction_count * 5 + 2 * cfg_.order.size());
+  // fall-through-in-memory (a driver workaround, fall_through_in_memory.cpp):
+  // per local, whether it stays in memory although it could be promoted.
+  const std::vector<std::uint8_t> kept =
+      mc_.options.fall_through_in_memory && mc_.options.promote_to_ssa ? fall_through_phi_locals()
+                                                                       : std::vector<std::uint8_t>{};
   std::uint32_t promoted = 0;
   for (Local& l : locals_) {
     if (l.pointer_param) {
@@ -99,7 +110,8 @@ void FunctionEmitter::collect_variables() {
     if (opaque && l.escapes)
       return mc_.fail(fmt::format("'{}': variable '{}' of opaque type is used through a pointer", f_.name.text,
                                   m_.variable(l.var).name.text));
-    if (!l.escapes && (mc_.options.promote_to_ssa || opaque)) {
+    const bool keep = !kept.empty() && kept[slot_of(l)] && !opaque;
+    if (!l.escapes && (mc_.options.promote_to_ssa || opaque) && !keep) {
       l.ssa_index = promoted++;
       ssa_types_.push_back(l.type);
       ssa_precisions_.push_back(m_.variable(l.var).precision);
@@ -121,25 +133,31 @@ void FunctionEmitter::collect_variables() {
   if (promoted > 0) ssa_ = std::make_unique<Ssa>(cfg_, promoted);
 }
 
-void FunctionEmitter::scan_ssa_events() {
+void FunctionEmitter::feed_events(Ssa& ssa, std::span<const std::uint32_t> index_of) const {
   // A read is upward-exposed unless the same node wrote the variable first.
   std::vector<std::uint32_t> written_in(locals_.size(), 0);  // per ssa index: node + 1
   for (ir::VariableId v : implicit_locals_) {  // their initializers take effect at the very start
-    const Local* l = local(v);
-    if (l->ssa_index != kNone && m_.variable(v).initializer.valid()) {
-      ssa_->add_def(l->ssa_index, 0);
-      written_in[l->ssa_index] = 1;
+    const std::uint32_t i = index_of[slot_of(*local_const(v))];
+    if (i != kNone && m_.variable(v).initializer.valid()) {
+      ssa.add_def(i, 0);
+      written_in[i] = 1;
     }
   }
   for (const Event& e : events_) {
-    const std::uint32_t v = locals_[e.local].ssa_index;
+    const std::uint32_t v = index_of[e.local];
     if (v == kNone) continue;
-    if ((e.kind & kRead) && written_in[v] != e.node + 1) ssa_->add_upward_use(v, e.node);
+    if ((e.kind & kRead) && written_in[v] != e.node + 1) ssa.add_upward_use(v, e.node);
     if (e.kind & kWrite) {
-      ssa_->add_def(v, e.node);
+      ssa.add_def(v, e.node);
       written_in[v] = e.node + 1;
     }
   }
+}
+
+void FunctionEmitter::scan_ssa_events() {
+  std::vector<std::uint32_t> index_of(locals_.size());
+  for (std::size_t i = 0; i < locals_.size(); ++i) index_of[i] = locals_[i].ssa_index;
+  feed_events(*ssa_, index_of);
   events_.clear();
   events_.shrink_to_fit();
   for (const Local& l : locals_)

@@ -48,6 +48,7 @@ class FunctionEmitter {
     bool declared_in_entry = false;
   };
   Local* local(ir::VariableId v);
+  const Local* local_const(ir::VariableId v) const;
   Local& add_local(ir::VariableId v);
   std::uint32_t slot_of(const Local& l) const { return static_cast<std::uint32_t>(&l - locals_.data()); }
   // A read or write of a local, recorded in the one scan over the blocks.
@@ -60,6 +61,13 @@ class FunctionEmitter {
   std::vector<Event> events_;
   void collect_variables();
   void scan_ssa_events();  // feeds the promoted locals' events_ to Ssa and places phis
+  // Feeds the reads and writes of events_ to `ssa`, for the locals that
+  // `index_of` (per local) gives an index there; kNone: not fed.
+  void feed_events(Ssa& ssa, std::span<const std::uint32_t> index_of) const;
+  // The fall-through-in-memory workaround (fall_through_in_memory.cpp): per
+  // local, 1 when promoting it would put an OpPhi in a switch case entered
+  // by fall-through, in a switch the workaround covers.
+  std::vector<std::uint8_t> fall_through_phi_locals() const;
 
   // --- Blocks (function_emitter.cpp) ---
   std::uint32_t label(std::uint32_t node);

@@ -55,6 +55,11 @@ struct Options {
   // (OpPhi) and vanish from the output; -O0 turns this off and keeps them as
   // OpVariable/OpLoad/OpStore.
   bool promote_to_ssa = true;
+  // Driver workaround fall-through-in-memory (docs/workarounds.md; lavapipe,
+  // Mesa 22.3): a variable that would need an OpPhi in a switch case entered
+  // by fall-through, in a switch inside a loop (or in a function other than
+  // the entry point, which a caller may run in a loop), stays in memory.
+  bool fall_through_in_memory = false;
   // OpName/OpMemberName for variables, functions, parameters and structs.
   bool debug_names = true;
   // Runs SPIRV-Tools' performance passes over the emitted module.

@@ -1,0 +1,58 @@
+// The lavapipe finding of the threads campaigns (docs/flesh.md, "Findings";
+// docs/workarounds.md, fall-through-in-memory): tests 2330, 3096 and 6105
+// of seed 2026, in threads and phi+threads, pass in every variant with the
+// default --workarounds auto, which selects fall-through-in-memory on
+// lavapipe; and on the Mesa where the bug was found (22.3), Sluice's SPIR-V
+// of each fails without it, so the workaround is what makes them pass.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "driver_run.h"
+
+using sluice::testing::run_sluice;
+using sluice::testing::Scratch;
+
+TEST_CASE("flesh threads tests 2330, 3096, 6105 of seed 2026 pass on lavapipe with fall-through-in-memory") {
+  Scratch s;
+  for (const char* test : {"2330", "3096", "6105"}) {
+    const std::string run =
+        std::string("flesh --seed 2026 --first ") + test + " --count 1 --mode threads,phi+threads --run";
+    const auto worked = run_sluice(s, run);
+    INFO(run << "\n" << worked.out << worked.err);
+    CHECK(worked.code == 0);
+    CHECK_THAT(worked.out, Catch::Contains("sluice-spirv  2 pass, 0 mismatch"));
+    CHECK_THAT(worked.out, Catch::Contains("sluice-glsl   2 pass, 0 mismatch"));
+    const auto plain = run_sluice(s, run + " --workarounds none");
+    INFO(plain.out << plain.err);
+    if (worked.out.find("Mesa 22.3") == std::string::npos) {
+      WARN("not Mesa 22.3: the failure without the workaround is not required");
+      continue;
+    }
+    CHECK(plain.code == 1);
+    CHECK_THAT(plain.out, Catch::Contains("fleshed       2 pass, 0 mismatch"));
+    CHECK_THAT(plain.out, Catch::Contains("sluice-spirv  0 pass, 2 mismatch"));
+  }
+}
+
+TEST_CASE("xcheck of the reduced fleshed test 2330 passes on lavapipe with fall-through-in-memory") {
+  Scratch s;
+  const std::string amber = sluice::testing::quote(
+      (std::filesystem::path(SLUICE_GOLDEN_DIR).parent_path() / "flesh" / "findings" /
+       "lavapipe-fall-through-threads-2330-fleshed.amber")
+          .string());
+  const auto worked = run_sluice(s, "xcheck -j 1 " + amber);
+  INFO(worked.out << worked.err);
+  CHECK(worked.code == 0);
+  CHECK_THAT(worked.err + worked.out, Catch::Contains("workarounds: fall-through-in-memory"));
+  CHECK_THAT(worked.out, Catch::Contains("1 passed, 0 failed"));
+  const auto plain = run_sluice(s, "xcheck -j 1 --workarounds none " + amber);
+  INFO(plain.out << plain.err);
+  if ((worked.err + worked.out).find("Mesa 22.3") == std::string::npos) {
+    WARN("not Mesa 22.3: the failure without the workaround is not required");
+    return;
+  }
+  CHECK(plain.code == 1);
+  CHECK_THAT(plain.out, Catch::Contains("[spirv-in-spirv]: EXPECT on line"));
+  CHECK_THAT(plain.out, Catch::Contains("expected 6, got 4"));
+}
