@@ -24,6 +24,16 @@
 // array of 4) get no guard. The conditions, and the sentence of the
 // specification behind each, are docs/ub-check.md's table.
 //
+// Cascades: the substitute is a defined value, but not the program's, and
+// a condition on values computed from it is no finding of the program
+// (`uv4 / u` with `u` unwritten: the guard reads u as 0, and the division
+// would then report a division by zero the program does not make). So
+// each register carries a taint, a bool that holds where its value comes
+// from a substitute: the OR of its operands' taints and of the guard's own
+// substitution conditions; a guard's reports are ANDed with the negated
+// taint of the operands the condition is about. Memory carries it in shadow bools
+// (ub_check_taint.cpp).
+//
 // uninitialized-read is the one check with state: a shadow flag per
 // variable, set by writes and tested by reads (ub_check_uninitialized.cpp,
 // which adds its part of each instruction's guard in the same walk).
@@ -117,13 +127,13 @@ void guard_division(Module& m, Guard& g, const Instruction& inst) {
   if (divisor && all_in(divisor, 1, std::numeric_limits<std::int64_t>::max())) return;
   if (divisor && sign && all_in(divisor, std::numeric_limits<std::int32_t>::min(), -2)) return;
   Operand zero = g.eq(b, 0);
-  g.report(zero, UbCheck::DivByZero);
+  g.report(zero, UbCheck::DivByZero, {1});
   const auto dividend = integer_components(m, a);
   const bool can_overflow = !dividend || !all_in(dividend, std::numeric_limits<std::int32_t>::min() + 1,
                                                  std::numeric_limits<std::int32_t>::max());
   if (sign && can_overflow) {
     const Operand overflow = g.both(g.eq(a, std::numeric_limits<std::int32_t>::min()), g.eq(b, -1));
-    g.report(overflow, UbCheck::DivOverflow);
+    g.report(overflow, UbCheck::DivOverflow, {0, 1});
     zero = g.either(zero, overflow);
   }
   g.define(1, zero, 1);
@@ -134,7 +144,7 @@ void guard_shift(Module& m, Guard& g, const Instruction& inst) {
   if (all_in(integer_components(m, b), 0, 31)) return;
   Operand bad = g.ge(b, 32);
   if (is_signed(m, b)) bad = g.either(g.lt(b, 0), bad);
-  g.report(bad, UbCheck::ShiftOutOfRange);
+  g.report(bad, UbCheck::ShiftOutOfRange, {1});
   g.define(1, bad, 0);
 }
 
@@ -159,7 +169,7 @@ void guard_index(Module& m, Guard& g, const Instruction& inst, bool through_poin
     bad = g.ge(index, type.count);
   }
   if (sign) bad = g.either(g.lt(index, 0), bad);
-  g.report(bad, UbCheck::IndexOutOfBounds);
+  g.report(bad, UbCheck::IndexOutOfBounds, {1});
   g.define(1, bad, 0);
 }
 
@@ -175,7 +185,7 @@ void guard_conversion(Module& m, Guard& g, const Instruction& inst, TypeId resul
   const Operand low = sign ? g.ge(x, -2147483648.0) : g.gt(x, -1.0);
   const Operand high = g.lt(x, sign ? 2147483648.0 : 4294967296.0);
   const Operand bad = g.op(Opcode::LogicalNot, {g.both(low, high)});
-  g.report(bad, UbCheck::FloatToIntOverflow);
+  g.report(bad, UbCheck::FloatToIntOverflow, {0});
   g.define(0, bad, 0);
 }
 
@@ -193,7 +203,7 @@ void guard_bitfield(Module& m, Guard& g, std::size_t offset_at, std::size_t bits
   const Operand room = g.op(Opcode::Sub, {Operand(m.int_constant(32)), offset});
   const Operand bad = g.either(g.either(g.lt(offset, 0), g.lt(bits, 0)),
                                g.either(g.gt(offset, 32), g.op(Opcode::GreaterThan, {bits, room})));
-  g.report(bad, UbCheck::DomainBitfield);
+  g.report(bad, UbCheck::DomainBitfield, {offset_at, bits_at});
   g.define(offset_at, bad, 0);
   g.define(bits_at, bad, 0);
 }
@@ -204,7 +214,7 @@ void guard_domain(Guard& g, const Instruction& inst) {
   switch (inst.opcode) {
     case Opcode::Sqrt: {
       const Operand bad = g.lt(x, 0);
-      g.report(bad, UbCheck::DomainSqrt);
+      g.report(bad, UbCheck::DomainSqrt, {0});
       return g.define(0, bad, 0);
     }
     case Opcode::InverseSqrt:
@@ -213,56 +223,57 @@ void guard_domain(Guard& g, const Instruction& inst) {
       const Operand bad = g.le(x, 0);
       g.report(bad, inst.opcode == Opcode::InverseSqrt ? UbCheck::DomainInverseSqrt
                     : inst.opcode == Opcode::Log       ? UbCheck::DomainLog
-                                                       : UbCheck::DomainLog2);
+                                                       : UbCheck::DomainLog2,
+               {0});
       return g.define(0, bad, 1);
     }
     case Opcode::Pow: {
       const Operand y = inst.operands[1];
       const Operand bad = g.either(g.lt(x, 0), g.both(g.eq(x, 0), g.le(y, 0)));
-      g.report(bad, UbCheck::DomainPow);
+      g.report(bad, UbCheck::DomainPow, {0, 1});
       return g.define(0, bad, 1);
     }
     case Opcode::Asin:
     case Opcode::Acos: {
       const Operand bad = g.either(g.lt(x, -1), g.gt(x, 1));
-      g.report(bad, inst.opcode == Opcode::Asin ? UbCheck::DomainAsin : UbCheck::DomainAcos);
+      g.report(bad, inst.opcode == Opcode::Asin ? UbCheck::DomainAsin : UbCheck::DomainAcos, {0});
       return g.define(0, bad, 0);
     }
     case Opcode::Atan2: {  // atan(y, x): operand 0 is y
       const Operand bad = g.both(g.eq(x, 0), g.eq(inst.operands[1], 0));
-      g.report(bad, UbCheck::DomainAtan2);
+      g.report(bad, UbCheck::DomainAtan2, {0, 1});
       return g.define(1, bad, 1);
     }
     case Opcode::Acosh: {
       const Operand bad = g.lt(x, 1);
-      g.report(bad, UbCheck::DomainAcosh);
+      g.report(bad, UbCheck::DomainAcosh, {0});
       return g.define(0, bad, 1);
     }
     case Opcode::Atanh: {
       const Operand bad = g.either(g.le(x, -1), g.ge(x, 1));
-      g.report(bad, UbCheck::DomainAtanh);
+      g.report(bad, UbCheck::DomainAtanh, {0});
       return g.define(0, bad, 0);
     }
     case Opcode::Clamp: {
       const Operand low = inst.operands[1], high = inst.operands[2];
       const Operand bad = g.op(Opcode::GreaterThan, {low, high});
-      g.report(bad, UbCheck::DomainClamp);
+      g.report(bad, UbCheck::DomainClamp, {1, 2});
       return g.define(2, bad, low);
     }
     case Opcode::Smoothstep: {
       const Operand bad = g.op(Opcode::GreaterThanEqual, {x, inst.operands[1]});
-      g.report(bad, UbCheck::DomainSmoothstep);
+      g.report(bad, UbCheck::DomainSmoothstep, {0, 1});
       g.define(0, bad, 0);
       return g.define(1, bad, 1);
     }
     case Opcode::Normalize: {
       const Operand bad = g.eq(g.op(Opcode::Length, {x}), 0);
-      g.report(bad, UbCheck::DomainNormalize);
+      g.report(bad, UbCheck::DomainNormalize, {0});
       return g.define(0, bad, 1);
     }
     case Opcode::Mod: {
       const Operand bad = g.eq(inst.operands[1], 0);
-      g.report(bad, UbCheck::DomainMod);
+      g.report(bad, UbCheck::DomainMod, {1});
       return g.define(1, bad, 1);
     }
     default: return;
@@ -270,10 +281,10 @@ void guard_domain(Guard& g, const Instruction& inst) {
 }
 
 // The guard `inst` needs; empty when it needs none.
-Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const ub::Shadows& shadows, const Instruction& inst,
-                         std::vector<UbSite>& sites) {
+Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const ub::Shadows& shadows, ub::Taints& taints,
+                         const Instruction& inst, std::vector<UbSite>& sites) {
   Guard g(m, reporter, inst, sites);
-  const std::size_t before = sites.size();
+  taints.before(m, g, inst);
   shadows.guard(m, g, inst);
   switch (inst.opcode) {
     case Opcode::Div:
@@ -311,7 +322,8 @@ Result<Transforms> guard(Module& m, const ub::Reporter& reporter, const ub::Shad
       break;
     default: break;
   }
-  if (sites.size() == before && !g.has_after() && !g.failed()) return Transforms{};
+  taints.after(m, g, inst);
+  if (!g.emitted() && !g.has_after() && !g.failed()) return Transforms{};
   return g.finish();
 }
 
@@ -336,6 +348,7 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
   const std::size_t shadow_functions = shader_functions;
   auto reporter = ub::add_reporter(copy, map);
   if (!reporter) return reporter.failure().prefixed("ub-check: ");
+  ub::Taints taints(copy, shadow_functions);
   const ub::Shadows shadows(copy, shadow_functions);
   std::optional<Error> failure;
   auto walked = transform::for_each_function(
@@ -343,7 +356,7 @@ Result<UbCheckMap> ub_check(Module& m, const UbCheckOptions& options) {
       [&](FunctionId f, BlockId entry) -> Status {
         return transform_block(copy, f, entry, [&](InstructionSite&, const Instruction& inst) -> Transforms {
           if (failure || is_terminator(inst.opcode)) return {};
-          auto guarded = guard(copy, *reporter, shadows, inst, map.sites);
+          auto guarded = guard(copy, *reporter, shadows, taints, inst, map.sites);
           if (!guarded) {
             failure = guarded.failure();
             return {};

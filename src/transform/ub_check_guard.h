@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -44,9 +45,14 @@ class Guard {
   Operand either(Operand a, Operand b) { return op(Opcode::LogicalOr, {a, b}); }
   Operand both(Operand a, Operand b) { return op(Opcode::LogicalAnd, {a, b}); }
 
-  // Reports `bad` (any component) as `check`.
-  void report(Operand bad, UbCheck check) {
+  // Reports `bad` (any component) as `check`, except where an operand
+  // `bad` depends on (`on`, operand indices) is tainted (set_taint).
+  void report(Operand bad, UbCheck check, std::initializer_list<std::size_t> on) {
     if (is_vector(m_, m_.type_of(bad))) bad = op(Opcode::Any, {bad});
+    std::optional<Operand> tainted;
+    for (std::size_t i : on)
+      if (auto it = taints_.find(i); it != taints_.end()) tainted = tainted ? either(*tainted, it->second) : it->second;
+    if (tainted) bad = both(bad, op(Opcode::LogicalNot, {*tainted}));
     const std::uint32_t location = inst_.location.valid() ? inst_.location.index() : kUbNoLocation;
     op(Opcode::Call, {Operand(reporter_.function), bad, Operand(m_.uint_constant(static_cast<std::uint32_t>(check))),
                       Operand(m_.uint_constant(location))});
@@ -57,6 +63,7 @@ class Guard {
   void define(std::size_t i, Operand bad, Operand safe) {
     const Operand x = operand(i);
     const TypeId t = m_.type_of(x);
+    substituted(is_vector(m_, m_.type_of(bad)) ? op(Opcode::Any, {bad}) : bad);
     if (is_vector(m_, t) && !is_vector(m_, m_.type_of(bad)))
       bad = op(Opcode::ConstructVectorFromScalar, {bad}, m_.vector_type(ScalarKind::Bool, component_count(m_, t)));
     replaced_[i] = op(Opcode::Select, {bad, safe, x});
@@ -67,17 +74,29 @@ class Guard {
 
   // The result becomes Select(defined, result, zero): a value the
   // instruction gave where `defined` holds, zero elsewhere.
-  void define_result(Operand defined) { defined_result_ = defined; }
-  // An instruction to run after the guarded one.
-  void after(Opcode o, std::initializer_list<Operand> operands) {
-    auto made = make(m_, o, std::span<const Operand>(operands.begin(), operands.size()));
-    if (!made) {
-      error_ = made.failure();
-      return;
-    }
-    made->location = inst_.location;
-    after_.push_back(Transform::add(std::move(*made)));
+  void define_result(Operand defined) {
+    defined_result_ = defined;
+    substituted(op(Opcode::LogicalNot, {defined}));
   }
+
+  // Taint (a bool: "this value comes from a guard's substitute"): each
+  // operand's, set before any report; the result's, once the guard is
+  // built: the operands' or this guard's own substitution.
+  void set_taint(std::size_t operand, Operand taint) {
+    taints_[operand] = taint;
+    tainted_ = tainted_ ? either(*tainted_, taint) : taint;
+  }
+  // The OR of the operands' taints.
+  std::optional<Operand> operand_taint() const { return tainted_; }
+  std::optional<Operand> result_taint() {
+    if (tainted_ && substituted_) return either(*tainted_, *substituted_);
+    return substituted_ ? substituted_ : tainted_;
+  }
+  // Whether the guard made any instruction (a taint alone makes some).
+  bool emitted() const { return !out_.empty(); }
+  // An instruction without result to run before, or after, the guarded one.
+  void before(Opcode o, std::initializer_list<Operand> operands) { add_to(out_, o, operands); }
+  void after(Opcode o, std::initializer_list<Operand> operands) { add_to(after_, o, operands); }
   bool has_after() const { return !after_.empty(); }
 
   Result<Transforms> finish() {
@@ -112,6 +131,20 @@ class Guard {
   std::optional<Error> error_;
   std::optional<Operand> defined_result_;
   Transforms after_;
+  std::map<std::size_t, Operand> taints_;  // by operand index
+  std::optional<Operand> tainted_;
+  std::optional<Operand> substituted_;
+
+  void substituted(Operand bad) { substituted_ = substituted_ ? either(*substituted_, bad) : bad; }
+  void add_to(Transforms& list, Opcode o, std::initializer_list<Operand> operands) {
+    auto made = make(m_, o, std::span<const Operand>(operands.begin(), operands.size()));
+    if (!made) {
+      error_ = made.failure();
+      return;
+    }
+    made->location = inst_.location;
+    list.push_back(Transform::add(std::move(*made)));
+  }
 };
 
 

@@ -41,22 +41,22 @@ bool is_candidate(const Module& m, VariableId v, const std::vector<bool>& parame
          !(v.index() < parameters.size() && parameters[v.index()]);
 }
 
-VariableId add_flag(Module& m, VariableId v, StorageClass storage) {
+}  // namespace
+
+VariableId add_shadow_bool(Module& m, VariableId v, std::string_view prefix, StorageClass storage) {
   Variable flag;
-  flag.name = Name{"sluice_ub_written_" + m.variable(v).name.text, NameSource::Internal};
+  flag.name = Name{std::string(prefix) + m.variable(v).name.text, NameSource::Internal};
   flag.type = m.pointer_type(predefined::kBool, storage);
   flag.initializer = m.bool_constant(false);
   return m.add_variable(std::move(flag));
 }
-
-}  // namespace
 
 Shadows::Shadows(Module& m, std::size_t functions) : roots_(m), flag_(m.variable_count()) {
   const std::vector<bool> parameters = parameter_variables(m);
   const std::vector<VariableId> globals = m.globals();
   for (VariableId g : globals)
     if (m.type(m.variable(g).type).storage == StorageClass::Private && is_candidate(m, g, parameters)) {
-      flag_[g.index()] = add_flag(m, g, StorageClass::Private);
+      flag_[g.index()] = add_shadow_bool(m, g, "sluice_ub_written_", StorageClass::Private);
       m.globals().push_back(flag_[g.index()]);
     }
   for (std::uint32_t f = 0; f < functions && f < m.function_count(); ++f)
@@ -64,7 +64,7 @@ Shadows::Shadows(Module& m, std::size_t functions) : roots_(m), flag_(m.variable
       const std::vector<VariableId> declared = m.function(FunctionId(f)).blocks[b].declarations;
       for (VariableId v : declared)
         if (v.index() < flag_.size() && is_candidate(m, v, parameters)) {
-          flag_[v.index()] = add_flag(m, v, StorageClass::Function);
+          flag_[v.index()] = add_shadow_bool(m, v, "sluice_ub_written_", StorageClass::Function);
           m.function(FunctionId(f)).blocks[b].declarations.push_back(flag_[v.index()]);
         }
     }
@@ -89,7 +89,7 @@ void Shadows::guard(Module& m, Guard& g, const Instruction& inst) const {
     const Operand flag(flag_[root.index()]);
     if (reads) {
       const Operand written = g.op(Opcode::Load, {flag});
-      g.report(g.op(Opcode::LogicalNot, {written}), UbCheck::UninitializedRead);
+      g.report(g.op(Opcode::LogicalNot, {written}), UbCheck::UninitializedRead, {i});
       const TypeId t = inst.result.valid() ? m.reg(inst.result).type : TypeId{};
       if (inst.opcode == Opcode::Load && t.valid() && (is_scalar(m, t) || is_vector(m, t))) g.define_result(written);
     }

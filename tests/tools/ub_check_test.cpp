@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+#include "corpus.h"
 #include "golden_file.h"
 #include "tools/driver_run.h"
 #include "tools/ub_check_expect.h"
@@ -43,7 +44,7 @@ Run render(const Scratch& s, const std::string& file) { return ub_check_render(s
 }  // namespace
 
 TEST_CASE("ub-check: every check fires at the invocations worked out by hand, and only there") {
-  for (const char* file : {"fires.frag", "fires.lv", "uninitialized.frag"}) {
+  for (const char* file : {"fires.frag", "fires.lv", "uninitialized.frag", "cascade.frag"}) {
     INFO(file);
     Scratch s;
     const Run r = render(s, file);
@@ -59,7 +60,7 @@ TEST_CASE("ub-check: every check fires at the invocations worked out by hand, an
 }
 
 TEST_CASE("ub-check: the guarded twins report nothing") {
-  for (const char* file : {"guarded.frag", "guarded.lv", "guarded-uninitialized.frag"}) {
+  for (const char* file : {"guarded.frag", "guarded.lv", "guarded-uninitialized.frag", "sample-mask-index-guarded.frag"}) {
     INFO(file);
     Scratch s;
     const Run r = render(s, file);
@@ -67,6 +68,30 @@ TEST_CASE("ub-check: the guarded twins report nothing") {
     CHECK(r.code == 0);
     CHECK(r.out.empty());
     CHECK(reported(read_file((s.dir / "findings.json").string())).empty());
+  }
+}
+
+TEST_CASE("ub-check: a constant index past gl_SampleMask's ceil(gl_MaxSamples / 32) elements is a compile-time error") {
+  // glslang 12 sizes the array from the index instead (docs/ub-check.md,
+  // "Constant indices"); the guarded twin (index 0) is in the test above.
+  Scratch s;
+  const std::string corpus = corpus_file("glsl/index_outside_sample_mask_range.frag");
+  const std::string write_twin = s.write("write.frag",
+                                         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() {\n"
+                                         "  gl_SampleMask[2] = 0;\n  color = vec4(1.0);\n}\n")
+                                     .string();
+  for (const auto& [file, where, name] :
+       {std::tuple{shader("sample-mask-index.frag"), std::string(":8:37: error: "), std::string("gl_SampleMaskIn")},
+        std::tuple{write_twin, std::string(":4:16: error: "), std::string("gl_SampleMask")},
+        std::tuple{corpus, std::string(":6:40: error: "), std::string("gl_SampleMask")}}) {
+    INFO(file);
+    const Run r = ub_check_render(s, file);
+    INFO(r.out << r.err);
+    CHECK(r.code == 1);
+    CHECK(r.err.find(file + where + name + " array index out of range") != std::string::npos);
+    CHECK(r.err.find("^") != std::string::npos);  // the source line and a caret
+    const Run plain = run_sluice(s, "compile " + quote(file) + " -o " + quote((s.dir / "x.spv").string()));
+    CHECK(plain.code == 1);  // with or without --ub-check
   }
 }
 

@@ -10,6 +10,7 @@
 // each is an If whose merge block has an input, fed by Merge from both
 // branches (docs/ir.md, "Merge inputs").
 #include <fmt/format.h>
+#include <glslang/Public/ResourceLimits.h>
 
 #include "frontend/glsl/translator.h"
 #include "ir/typing.h"
@@ -254,6 +255,31 @@ Value Translator::compound_assign(TIntermBinary* node, TOperator op) {
   return Value::rvalue(r);
 }
 
+// gl_SampleMask and gl_SampleMaskIn have ceil(gl_MaxSamples / 32)
+// elements: GLSL 4.60 §7.1.5 (and GLSL ES 3.20 §7.1.5), "This array must be
+// sized in the fragment shader either implicitly or explicitly to be the
+// same size as the implementation-dependent maximum sample-mask (as an
+// array of 32-bit elements), determined by the maximum number of samples";
+// and §4.1.9, "It is a compile-time error to declare an array with a size,
+// and then later (in the same shader) index the same array with an integral
+// constant expression greater than or equal to the declared size." glslang
+// 12 instead sizes the array implicitly from the largest constant index
+// (index_outside_sample_mask_range.frag: gl_SampleMask[1] makes it int[2]),
+// so the out-of-range index would reach the output as an in-range one;
+// later glslang reports the same error as here.
+bool Translator::sample_mask_index_in_range(TIntermBinary* node) {
+  const TIntermTyped* base = node->getLeft();
+  if (base->getQualifier().builtIn != glslang::EbvSampleMask || !base->getType().isArray()) return true;
+  const std::uint32_t size = static_cast<std::uint32_t>((GetDefaultResources()->maxSamples + 31) / 32);
+  const std::uint32_t k = constant_index(node->getRight());
+  if (k < size) return true;
+  error(node->getLoc(), fmt::format("{} array index out of range '{}': the array has ceil(gl_MaxSamples / 32) = {} "
+                                    "element{} (GLSL 4.60 §7.1.5, §4.1.9)",
+                                    base->getAsSymbolNode() ? base->getAsSymbolNode()->getName().c_str() : "gl_SampleMask",
+                                    k, size, size == 1 ? "" : "s"));
+  return false;
+}
+
 Value Translator::index(TIntermBinary* node) {
   const TOperator op = node->getOp();
   if (op != glslang::EOpIndexIndirect && !node->getRight()->getAsConstantUnion()) {
@@ -268,6 +294,7 @@ Value Translator::index(TIntermBinary* node) {
         sw && sw->getOp() == glslang::EOpVectorSwizzle && sw->getLeft()->getType().isVector())
       return index_swizzle(node, sw);
   }
+  if (op == glslang::EOpIndexDirect && !sample_mask_index_in_range(node)) return {};
   const Value base = expr(node->getLeft());
   if (failed_ || !base.valid) return {};
   const glslang::TType& bt = node->getLeft()->getType();

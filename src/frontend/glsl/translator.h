@@ -220,6 +220,8 @@ class Translator {
   Value assign(TIntermBinary* node);
   Value compound_assign(TIntermBinary* node, glslang::TOperator op);
   Value index(TIntermBinary* node);
+  // False (with an error) for a constant index past gl_SampleMask[In]'s spec size.
+  bool sample_mask_index_in_range(TIntermBinary* node);
   Value swizzle(TIntermBinary* node);
   Value index_swizzle(TIntermBinary* node, TIntermBinary* swizzle_node);
   Value short_circuit(TIntermBinary* node);

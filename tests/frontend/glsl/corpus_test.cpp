@@ -52,8 +52,11 @@ void run(const std::string& dir, const glsl_in::Options& options, Tally& tally) 
     // Refused by name, or rejected as invalid: two outputs at one location
     // (automap/spv.430.vert, whose SPIR-V from glslang fails spirv-val the
     // same way).
+    // Or a constant index past gl_SampleMask's size
+    // (index_outside_sample_mask_range.frag; docs/ub-check.md).
     CHECK((first.message.find("is not supported") != std::string::npos ||
-           first.message.find("overlapping use of location") != std::string::npos));
+           first.message.find("overlapping use of location") != std::string::npos ||
+           first.message.find("gl_SampleMask array index out of range") != std::string::npos));
     CHECK(first.line > 0);
     ++tally.refusals[first.message];
   }
@@ -80,9 +83,9 @@ TEST_CASE("corpus: glslang's test shaders build valid IR or are refused by name"
                                    << 100.0 * static_cast<double>(tally.built) / static_cast<double>(tally.total)
                                    << "%)");
   REQUIRE(tally.total == 151);
-  // docs/glsl.md, "Coverage", explains each of the 3 refusals (148 of 151
+  // docs/glsl.md, "Coverage", explains each of the 4 refusals (147 of 151
   // build): a change in either direction updates that table and this count.
-  CHECK(plain.built == 100);
+  CHECK(plain.built == 99);
   CHECK(automap.built == 48);
 }
 
