@@ -26,7 +26,8 @@
 // `--iter N` defines, and `SIZE` (the draw's width).
 //
 // Every variant is first run once and its results compared with the first
-// variant's (exec/compare.h's rules, as xcheck); then it is run `--warmup`
+// variant's (exec/compare.h's rules, as xcheck; `--max-ulps` sets the float
+// tolerance, 4 ulps by default); then it is run `--warmup`
 // plus `--repeats` times in one command buffer, each run between two
 // Vulkan timestamp queries (exec/timestamps.h), and the median of the
 // repeats is reported, with the ratio to the faster glslang variant.
@@ -61,6 +62,7 @@ struct BenchArgs {
   std::string tsv;
   std::string workarounds = "auto";
   std::string fp_contract = "on";
+  std::uint32_t max_ulps = 4;
   std::vector<std::string> variants;
 };
 
@@ -287,7 +289,7 @@ int run_bench(BenchArgs& args) {
         agrees = "error";
       } else if (!reference) {
         reference = std::move(*once);
-      } else if (auto mismatch = exec::compare_outputs(*reference, *once)) {
+      } else if (auto mismatch = exec::compare_outputs(*reference, *once, {args.max_ulps})) {
         agrees = "no";
         std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
                                  mismatch->describe());
@@ -335,6 +337,9 @@ CommandAction add_bench_run_command(CLI::App& sub) {
   sub.add_option("--workarounds", args->workarounds,
                  "Driver workarounds for Sluice's variants (docs/workarounds.md): auto (default: the device's), none, all or a list");
   add_fp_contract_option(sub, args->fp_contract);
+  sub.add_option("--max-ulps", args->max_ulps,
+                 "Floats agree with the reference's within this many units in the last place (default 4, as xcheck; "
+                 "0: bit for bit)");
   sub.add_option("--variants", args->variants,
                  "Variants to run, in order, comma-separated; the first is the reference (default: glslang, "
                  "glslang+spirv-opt, sluice-O0, sluice-O1, sluice-glsl; also sluice-O1-ub-check)")

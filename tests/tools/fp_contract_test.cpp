@@ -4,8 +4,10 @@
 // bench-run's modules grow by them), the GLSL output refuses `off` (compile
 // fails, xcheck and bench-run report the GLSL variants skipped), and render
 // draws with it on lavapipe exactly the separately rounded products and sums
-// (each decorated operation rounds on its own). That every float operation
-// is decorated is tests/output/spirv/no_contraction_test.cpp's concern.
+// (each decorated operation rounds on its own); and the script the lead runs
+// on NVIDIA, tests/nvidia/ub_check_contraction.sh, runs end to end on
+// lavapipe. That every float operation is decorated is
+// tests/output/spirv/no_contraction_test.cpp's concern.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -114,7 +116,7 @@ TEST_CASE("fp-contract=off: xcheck and bench-run skip the variants made from Slu
   // operation more with off; the GLSL variant is skipped, not failed.
   auto words = [&](const char* contract) {
     const std::string tsv = (s.dir / (std::string(contract) + ".tsv")).string();
-    const Run b = run_sluice(s, std::string("bench-run --repeats 1 --warmup 0 --fp-contract=") + contract +
+    const Run b = run_sluice(s, std::string("bench-run --repeats 1 --warmup 0 --max-ulps 0 --fp-contract=") + contract +
                                     " --variants sluice-O1,sluice-glsl --tsv " + quote(tsv) + " " + frag);
     INFO(b.out << b.err);
     CHECK(b.code == 0);
@@ -128,4 +130,22 @@ TEST_CASE("fp-contract=off: xcheck and bench-run skip the variants made from Slu
     return std::stoul(m[1]);
   };
   CHECK(words("off") == words("on") + 3 * 6);
+}
+
+TEST_CASE("fp-contract: tests/nvidia/ub_check_contraction.sh runs end to end on lavapipe") {
+  Scratch s;
+  const std::string root = std::string(SLUICE_EXAMPLES_DIR) + "/..";
+  const std::string out = (s.dir / "script.txt").string();
+  const std::string cmd = "cd " + quote(root) + " && tests/nvidia/ub_check_contraction.sh --device cpu --sluice " +
+                          quote(std::string(SLUICE_TOOLS_DIR) + "/sluice") + " >" + quote(out) + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  const std::string text = read_file(out);
+  INFO(text);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // One summary row per shader and setting; lavapipe computes the
+  // instrumented programs bit for bit as the plain ones (docs/ub-check.md).
+  for (const char* row : {"| raymarch.frag | on | yes |", "| particles.comp | on | yes |",
+                          "| raymarch.frag | off | yes |", "| particles.comp | off | yes |"})
+    CHECK(text.find(row) != std::string::npos);
 }
