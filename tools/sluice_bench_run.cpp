@@ -11,7 +11,9 @@
 //                      a run where a check fired is reported, not timed
 //
 // `--variants` picks and orders them (default: the first five; the first
-// picked is the reference the others must agree with).
+// picked is the reference the others must agree with). `--fp-contract=off`
+// decorates Sluice's SPIR-V variants NoContraction (spirv::Options::
+// no_contraction); the variants made from Sluice's GLSL are then skipped.
 //
 // (a λV file has no glslang variants of its own: its two glslang variants
 // compile Sluice's -O1 GLSL, with and without spirv-opt). Everything is
@@ -24,7 +26,8 @@
 // `--iter N` defines, and `SIZE` (the draw's width).
 //
 // Every variant is first run once and its results compared with the first
-// variant's (exec/compare.h's rules, as xcheck); then it is run `--warmup`
+// variant's (exec/compare.h's rules, as xcheck; `--max-ulps` sets the float
+// tolerance, 4 ulps by default); then it is run `--warmup`
 // plus `--repeats` times in one command buffer, each run between two
 // Vulkan timestamp queries (exec/timestamps.h), and the median of the
 // repeats is reported, with the ratio to the faster glslang variant.
@@ -58,6 +61,8 @@ struct BenchArgs {
   unsigned timeout_seconds = 600;
   std::string tsv;
   std::string workarounds = "auto";
+  std::string fp_contract = "on";
+  std::uint32_t max_ulps = 4;
   std::vector<std::string> variants;
 };
 
@@ -172,6 +177,7 @@ double median(std::vector<double> v) {
 int run_bench(BenchArgs& args) {
   PipelineOptions options;
   options.workarounds = args.workarounds;
+  options.fp_contract = args.fp_contract;
   if (auto e = finish_pipeline_options(options, "", "", "", ""); !e.empty()) {
     std::cerr << "sluice: error: " << e << "\n";
     return kExitUsage;
@@ -257,8 +263,10 @@ int run_bench(BenchArgs& args) {
     for (const Variant& v : variants) {
       if (!v.spirv.ok()) {
         std::cerr << fmt::format("{}: {}: {}\n", path, v.name, first_line(v.spirv.failure.message));
-        cells.push_back("error");
-        status = kExitError;
+        // A variant the options rule out (Sluice's GLSL under
+        // --fp-contract=off) is said and skipped, not failed.
+        cells.push_back(v.spirv.failure.skip ? "skipped" : "error");
+        if (!v.spirv.failure.skip) status = kExitError;
         continue;
       }
       auto once = run(*runner, v, *work, {});
@@ -281,7 +289,7 @@ int run_bench(BenchArgs& args) {
         agrees = "error";
       } else if (!reference) {
         reference = std::move(*once);
-      } else if (auto mismatch = exec::compare_outputs(*reference, *once)) {
+      } else if (auto mismatch = exec::compare_outputs(*reference, *once, {args.max_ulps})) {
         agrees = "no";
         std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
                                  mismatch->describe());
@@ -328,11 +336,17 @@ CommandAction add_bench_run_command(CLI::App& sub) {
   sub.add_option("--tsv", args->tsv, "Also write every variant's timings here");
   sub.add_option("--workarounds", args->workarounds,
                  "Driver workarounds for Sluice's variants (docs/workarounds.md): auto (default: the device's), none, all or a list");
+  add_fp_contract_option(sub, args->fp_contract);
+  sub.add_option("--max-ulps", args->max_ulps,
+                 "Floats agree with the reference's within this many units in the last place (default 4, as xcheck; "
+                 "0: bit for bit)");
   sub.add_option("--variants", args->variants,
                  "Variants to run, in order, comma-separated; the first is the reference (default: glslang, "
                  "glslang+spirv-opt, sluice-O0, sluice-O1, sluice-glsl; also sluice-O1-ub-check)")
       ->delimiter(',');
-  sub.footer("Example:\n  sluice bench-run bench/gpu/* --device gpu\n  sluice bench-run bench/gpu/* --grid-divisor 16 --iter 2\n"
+  sub.footer("--fp-contract=off applies to Sluice's SPIR-V variants (sluice-O0, sluice-O1, sluice-O1-ub-check); "
+             "glslang's variants of a GLSL file are glslang's own, and those made from Sluice's GLSL are skipped.\n"
+             "Example:\n  sluice bench-run bench/gpu/* --device gpu\n  sluice bench-run bench/gpu/* --grid-divisor 16 --iter 2\n"
              "  sluice bench-run bench/gpu/* --variants sluice-O1,sluice-O1-ub-check   # ub-check's run-time overhead");
   return [args] { return run_bench(*args); };
 }

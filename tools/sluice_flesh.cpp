@@ -370,6 +370,9 @@ int run_flesh(FleshArgs& args) {
   if (!device) return usage_error(device.error());
   auto variants = parse_variants(args.variants);
   if (!variants) return usage_error(variants.error());
+  if (args.pipeline.fp_contract == "off" && (*variants)[2])
+    return usage_error("--fp-contract=off: the sluice-glsl variant cannot forbid contraction (Sluice's GLSL output "
+                       "refuses it); pick the others with --variants");
   if (!args.reduce.empty()) {
     if (auto e = finish_pipeline_options(args.pipeline, "", "", "", ""); !e.empty()) return usage_error(e);
     const DeviceProbe probe = probe_device(*device);

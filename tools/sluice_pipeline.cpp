@@ -66,12 +66,21 @@ void add_pipeline_options(CLI::App& sub, PipelineOptions& options) {
   sub.add_option("--workarounds", options.workarounds,
                  "Driver workarounds (docs/workarounds.md): none, all, auto (the device's) or a comma-separated list")
       ->capture_default_str();
+  add_fp_contract_option(sub, options.fp_contract);
   sub.add_flag("--ub-check", options.ub_check,
                "Instrument the shader with run-time checks for undefined behaviour (docs/ub-check.md)");
   sub.add_option("--ub-set", options.ub.set,
                  "--ub-check: the findings buffer's descriptor set (default: one past the shader's highest)");
   sub.add_option("--ub-binding", options.ub.binding, "--ub-check: the findings buffer's binding (default 0)");
   sub.add_option("--ub-capacity", options.ub.capacity, "--ub-check: records the findings buffer holds (default 65536)");
+}
+
+void add_fp_contract_option(CLI::App& sub, std::string& fp_contract) {
+  sub.add_option("--fp-contract", fp_contract,
+                 "on (default): the driver may fuse float operations (a * b + c into fma); off: Sluice's SPIR-V "
+                 "decorates every float operation NoContraction (the GLSL output refuses off)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
 }
 
 std::string resolve_auto_workarounds(PipelineOptions& options, const transform::DeviceIdentity& device) {
@@ -109,6 +118,9 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
     return fmt::format("the '{}' shader stage is not supported (vert, frag, comp, geom, tesc or tese)", stage);
   else if (!stage.empty()) return fmt::format("unknown stage '{}' (vert, frag, comp, geom, tesc or tese)", stage);
   if (options.opt_level == "O0") options.spirv.promote_to_ssa = false;
+  if (options.fp_contract != "on" && options.fp_contract != "off")
+    return fmt::format("unknown --fp-contract '{}' (on or off)", options.fp_contract);
+  options.spirv.no_contraction = options.fp_contract == "off";
   if (options.workarounds != "auto") {
     auto names = transform::select_workarounds(options.workarounds, nullptr);
     if (!names) return names.error();
@@ -257,6 +269,13 @@ StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const Pip
 
 StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options) {
   StepResult<std::string> out;
+  if (options.spirv.no_contraction) {
+    out.failure.message =
+        "sluice: error: GLSL output: --fp-contract=off is for SPIR-V output only: GLSL's `precise` protects only "
+        "the operations whose value reaches a precise variable, not every operation\n";
+    out.failure.skip = true;
+    return out;
+  }
   auto text = glsl_out::emit(m, options.glsl);
   if (!text) {
     out.failure.message = fmt::format("sluice: error: GLSL output: {}\n", text.error());

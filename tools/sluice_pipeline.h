@@ -39,6 +39,10 @@ struct PipelineOptions {
   // finish_pipeline_options resolves all but auto into workaround_names.
   std::string workarounds = "none";
   std::vector<std::string> workaround_names;
+  // --fp-contract=on|off: "off" forbids floating-point contraction in the
+  // SPIR-V output (spirv::Options::no_contraction); the GLSL output cannot
+  // promise that for every operation and refuses (emit_glsl()).
+  std::string fp_contract = "on";
   spirv::Options spirv;
   glsl_out::Options glsl;
   // --ub-check (docs/ub-check.md): the ub-check pass runs first, before
@@ -49,6 +53,8 @@ struct PipelineOptions {
 
 // Adds the options above to a subcommand (compile, render and xcheck share them).
 void add_pipeline_options(CLI::App& sub, PipelineOptions& options);
+// --fp-contract=on|off (compile, render, xcheck and bench-run share it).
+void add_fp_contract_option(CLI::App& sub, std::string& fp_contract);
 // Converts the string-valued options after parsing; an error message or empty.
 std::string finish_pipeline_options(PipelineOptions& options, const std::string& target_env,
                                     const std::string& glsl_version, const std::string& glsl_flavour,
@@ -61,6 +67,10 @@ std::string resolve_auto_workarounds(PipelineOptions& options, const transform::
 struct StepFailure {
   std::string message;  // ready for stderr, ends in a newline
   int exit_code = 1;    // 1: bad input; 2: a bug in Sluice (invalid IR), kExitInternal
+  // The step does not apply under the options given (Sluice's GLSL under
+  // --fp-contract=off): xcheck and bench-run report the variant skipped,
+  // with the message, rather than failed.
+  bool skip = false;
 };
 
 template <class T>
@@ -89,6 +99,10 @@ std::string input_language(const PipelineOptions& options, const std::string& di
 // (spirv::Options::preserve_float_specials).
 StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const PipelineOptions& options,
                                                   const std::string& display_name = "");
+// Refused (exit code 1) under --fp-contract=off: GLSL can forbid contraction
+// only through `precise` on the variable an expression's result reaches,
+// which leaves unprotected every operation whose value goes elsewhere (a
+// condition, an index, a call's argument, a buffer store).
 StepResult<std::string> emit_glsl(const ir::Module& m, const PipelineOptions& options);
 
 std::optional<std::string> read_text_file(const std::string& path);

@@ -184,7 +184,7 @@ FileOutcome check_shader(exec::Runner& runner, const std::string& path, exec::Sh
   std::vector<VariantOutcome> failed;
   auto add = [&](const char* name, const StepResult<std::vector<std::uint32_t>>& step) {
     if (step.ok()) runnable.push_back({name, *step.value});
-    else failed.push_back({name, CheckStatus::Error, first_line(step.failure.message)});
+    else failed.push_back({name, step.failure.skip ? CheckStatus::Skip : CheckStatus::Error, first_line(step.failure.message)});
   };
   add("sluice-spirv", v.spirv);
   add("sluice-glsl", v.via_glsl);
@@ -331,7 +331,8 @@ FileOutcome check_lambdav(exec::Runner& runner, const std::string& path, const P
   out.variants.push_back({"sluice-spirv", CheckStatus::Pass, ""});
   if (ub_check) out.variants.push_back(ub_check_shader(runner, *source, path, *v.spirv.value, settings, options));
   if (!v.via_glsl.ok()) {
-    out.variants.push_back({"sluice-glsl", CheckStatus::Error, first_line(v.via_glsl.failure.message)});
+    out.variants.push_back({"sluice-glsl", v.via_glsl.failure.skip ? CheckStatus::Skip : CheckStatus::Error,
+                            first_line(v.via_glsl.failure.message)});
     return out;
   }
   auto report = exec::xcheck_shader(runner, *v.spirv.value, {{"sluice-glsl", *v.via_glsl.value}}, settings);

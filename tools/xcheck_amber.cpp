@@ -88,16 +88,20 @@ FileOutcome check_amber(exec::Runner& runner, const std::string& path, const Pip
       return *step.value;
     };
   };
-  std::vector<exec::AmberVariant> variants = {{"sluice-spirv", fragment_only(false)},
-                                              {"sluice-glsl", fragment_only(true)}};
+  // Sluice's GLSL refuses --fp-contract=off (emit_glsl()): its variants
+  // are reported skipped, not run.
+  const bool glsl_refused = options.spirv.no_contraction;
+  std::vector<exec::AmberVariant> variants = {{"sluice-spirv", fragment_only(false)}};
+  if (!glsl_refused) variants.push_back({"sluice-glsl", fragment_only(true)});
   auto script = std::make_shared<ScriptTranslations>(path, options);
   if (checks.spirv_input) {
     variants.push_back(variant("spirv-in-spirv", [script](const ShaderDecl& d, const Words& w) -> const StepResult<Words>& {
       return script->sluice(d, w).spirv;
     }));
-    variants.push_back(variant("spirv-in-glsl", [script](const ShaderDecl& d, const Words& w) -> const StepResult<Words>& {
-      return script->sluice(d, w).via_glsl;
-    }));
+    if (!glsl_refused)
+      variants.push_back(variant("spirv-in-glsl", [script](const ShaderDecl& d, const Words& w) -> const StepResult<Words>& {
+        return script->sluice(d, w).via_glsl;
+      }));
   }
   const std::size_t first_peer = variants.size();
   if (checks.peer_spirv_cross)
@@ -121,6 +125,11 @@ FileOutcome check_amber(exec::Runner& runner, const std::string& path, const Pip
     }
     o.peer = i >= first_peer;
     out.variants.push_back(std::move(o));
+  }
+  if (glsl_refused) {
+    const std::string why = "--fp-contract=off: Sluice's GLSL output refuses it";
+    out.variants.push_back({"sluice-glsl", CheckStatus::Skip, why});
+    if (checks.spirv_input) out.variants.push_back({"spirv-in-glsl", CheckStatus::Skip, why});
   }
   if (checks.ub_check) out.variants.push_back(ub_check_amber(runner, path, report->reference_passed, options));
   return out;

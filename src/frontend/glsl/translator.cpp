@@ -284,14 +284,17 @@ bool Translator::run() {
   if (precise_seen && !failed_) {
     // The IR has no no-contraction marking: the computation is kept, its
     // guarantee against fused or reassociated arithmetic is not. Said, not
-    // silently dropped.
+    // silently dropped, with the remedy that covers it: the SPIR-V output's
+    // no_contraction, which is stricter than `precise` everywhere.
     Diagnostic d;
     d.severity = Severity::Warning;
     d.file = file_;
     const glslang::TSourceLoc at = find_in_source("precise");
     d.line = static_cast<std::uint32_t>(at.line);
     d.column = static_cast<std::uint32_t>(at.column);
-    d.message = "'precise' is not kept in the IR: its operations may be contracted (e.g. into fma)";
+    d.message =
+        "'precise' is not kept in the IR: its operations may be contracted (e.g. into fma); the SPIR-V output's "
+        "--fp-contract=off forbids contraction for every operation";
     diagnostics_.push_back(std::move(d));
   }
   if (!module_.entry_point().valid()) {

@@ -111,6 +111,9 @@ class ModuleContext {
   // The same for member `index` of the struct type `struct_id` (IR type `t`):
   // OpMemberDecorate ... RelaxedPrecision, as glslang's decorateStructType.
   void relax_member(std::uint32_t struct_id, ir::TypeId t, std::uint32_t index);
+  // NoContraction (contraction.cpp) on `id`, the result of an `o`, when
+  // Options::no_contraction is on and `o` is floating-point arithmetic.
+  void forbid_contraction(spv::Op o, std::uint32_t id);
 
   // --- Types (types.cpp) ---
   spv::StorageClass storage_class(ir::StorageClass s) const;

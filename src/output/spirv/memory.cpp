@@ -14,12 +14,14 @@ namespace sluice::spirv::detail {
 std::uint32_t FunctionEmitter::op(spv::Op o, std::uint32_t type, std::initializer_list<std::uint32_t> args) {
   const std::uint32_t id = mc_.new_id();
   body_.op(o, {type, id}, std::span<const std::uint32_t>(args.begin(), args.size()));
+  mc_.forbid_contraction(o, id);
   return id;
 }
 
 std::uint32_t FunctionEmitter::op(spv::Op o, std::uint32_t type, std::span<const std::uint32_t> args) {
   const std::uint32_t id = mc_.new_id();
   body_.op(o, {type, id}, args);
+  mc_.forbid_contraction(o, id);
   return id;
 }
 

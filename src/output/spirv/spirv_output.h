@@ -77,6 +77,17 @@ struct Options {
   // the first, and OpLine before each instruction whose location differs
   // from the previous one in its block.
   bool debug_lines = false;
+  // No floating-point contraction (`--fp-contract=off`): the result of every
+  // floating-point arithmetic instruction the output emits (OpFAdd, OpFSub,
+  // OpFMul, OpFDiv, OpFRem, OpFMod, OpFNegate, OpVectorTimesScalar,
+  // OpMatrixTimesScalar, OpVectorTimesMatrix, OpMatrixTimesVector,
+  // OpMatrixTimesMatrix, OpOuterProduct, OpDot) is decorated NoContraction,
+  // as glslang decorates the operations of a `precise` result: the driver
+  // may neither fuse it with another (a * b + c into one fma) nor
+  // reassociate it (SPIR-V 3.20, Decoration: NoContraction). The
+  // GLSL.std.450 instructions (mix, fma, length, ...) are extended
+  // instructions, not arithmetic ones, and take no such decoration.
+  bool no_contraction = false;
 };
 
 // The module as SPIR-V words, or why it cannot be translated. emit() runs
