@@ -41,6 +41,40 @@ bool holds_bool_outside_built_ins(const Context& ctx, ir::TypeId type) {
   return false;
 }
 
+// Decorations that only a stage's inputs and outputs carry: on a resource,
+// push constant, shared or private variable SPIR-V for Vulkan refuses them
+// (spirv-val: VUID-StandaloneSpirv-Flat-04670 for flat, noperspective,
+// centroid and sample, Invariant-04677, Location-06672 for location and
+// component; Index "must be in the Output storage class"), and GLSL has no
+// spelling for them there (GLSL 4.60 §4.3.9, §4.5, §4.6.1: `centroid
+// uniform` and `invariant buffer` do not compile). The one exception is a
+// location on a Uniform or UniformConstant variable: OpenGL's default-block
+// uniforms (`layout(location = 2) uniform vec4 c;`), which the IR keeps for
+// OpenGL (outputs for Vulkan drop it).
+void check_interface_only_decorations(Context& ctx, std::uint32_t i, StorageClass storage) {
+  if (storage == StorageClass::Input || storage == StorageClass::Output) {
+    if (storage == StorageClass::Input && ctx.m.variable(ir::VariableId(i)).decorations.index)
+      ctx.report(fmt::format("v{}: index={} on an Input; only outputs (a fragment shader's, for dual-source "
+                             "blending) have an index",
+                             i, *ctx.m.variable(ir::VariableId(i)).decorations.index));
+    return;
+  }
+  const ir::Decorations& d = ctx.m.variable(ir::VariableId(i)).decorations;
+  std::vector<std::string> found;
+  if (d.interpolation == ir::Interpolation::Flat) found.emplace_back("flat");
+  if (d.interpolation == ir::Interpolation::NoPerspective) found.emplace_back("noperspective");
+  if (d.centroid) found.emplace_back("centroid");
+  if (d.sample) found.emplace_back("sample");
+  if (d.invariant) found.emplace_back("invariant");
+  if (d.component) found.emplace_back("component");
+  if (d.index) found.emplace_back("index");
+  if (d.location && storage != StorageClass::Uniform && storage != StorageClass::UniformConstant)
+    found.emplace_back("location");
+  if (!found.empty())
+    ctx.report(fmt::format("v{}: {} on a {} variable; only inputs and outputs have {}", i, fmt::join(found, ", "),
+                           ir::to_string(storage), found.size() == 1 ? "it" : "them"));
+}
+
 }  // namespace
 
 void check_variables(Context& ctx) {
@@ -98,6 +132,7 @@ void check_variables(Context& ctx) {
                          (stage == ir::ShaderStage::Fragment && t->storage == StorageClass::Output)))
       ctx.report(fmt::format("v{}: an interpolation qualifier (flat, noperspective, centroid or sample) on a {} {}", i,
                              ir::to_string(stage), ir::to_string(t->storage)));
+    check_interface_only_decorations(ctx, i, t->storage);
     // readonly/writeonly are memory qualifiers of storage images and buffer
     // blocks (GLSL 4.60 §4.10; SPIR-V's NonWritable/NonReadable, which
     // spirv-val allows on storage images, uniform blocks and storage buffers).

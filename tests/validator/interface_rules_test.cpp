@@ -7,6 +7,8 @@
 // valid IR whose SPIR-V spirv-val rejected.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "validator/validator_test_util.h"
 
 using namespace sluice;
@@ -144,4 +146,75 @@ TEST_CASE("interface rules: a built-in has the type Vulkan gives it", "[validato
   m.variable(id).type = m.pointer_type(ir::predefined::kUVec4, ir::StorageClass::Input);
   require_only_problem(m, "v0 'gl_LocalInvocationID' is the built-in LocalInvocationId, which must be a 3-component "
                           "vector of 32-bit integers");
+}
+
+// The fifth fuzz campaign's ir finding: `centroid` on a storage image (a
+// UniformConstant variable) passed the validator, and spirv-val refused the
+// SPIR-V (VUID-StandaloneSpirv-Flat-04670). Interpolation qualifiers,
+// invariant, component and index belong to inputs and outputs only, and so
+// does a location, except on a Uniform or UniformConstant (OpenGL's
+// default-block uniforms).
+TEST_CASE("interface rules: interpolation, invariant, location, component and index only on inputs and outputs",
+          "[validator][interface]") {
+  struct Case {
+    const char* word;
+    void (*set)(ir::Decorations&);
+  };
+  const Case cases[] = {
+      {"flat", [](ir::Decorations& d) { d.interpolation = ir::Interpolation::Flat; }},
+      {"noperspective", [](ir::Decorations& d) { d.interpolation = ir::Interpolation::NoPerspective; }},
+      {"centroid", [](ir::Decorations& d) { d.centroid = true; }},
+      {"sample", [](ir::Decorations& d) { d.sample = true; }},
+      {"invariant", [](ir::Decorations& d) { d.invariant = true; }},
+      {"component", [](ir::Decorations& d) { d.component = 1; }},
+      {"index", [](ir::Decorations& d) { d.index = 1; }},
+      {"location", [](ir::Decorations& d) { d.location = 3; }},
+  };
+  for (const ir::StorageClass storage : {ir::StorageClass::Uniform, ir::StorageClass::Private,
+                                         ir::StorageClass::UniformConstant, ir::StorageClass::StorageBuffer}) {
+    for (const Case& c : cases) {
+      INFO(ir::to_string(storage) << ", " << c.word);
+      Interface s;
+      const ir::TypeId type = storage == ir::StorageClass::UniformConstant
+                                  ? s.m.intern(ir::Type::make_image(ir::ImageDescriptor{}))
+                                  : ir::predefined::kFloat;
+      const ir::VariableId v =
+          s.b.add_global({"resource", ir::NameSource::Interface}, type, storage, ir::Precision::High);
+      s.input("in_value", ir::predefined::kVec4, at(1));
+      s.finish();
+      require_valid(s.m);
+      c.set(s.m.variable(v).decorations);
+      // A location is allowed on a Uniform or UniformConstant: OpenGL's
+      // `layout(location = 3) uniform`.
+      if ((storage == ir::StorageClass::Uniform || storage == ir::StorageClass::UniformConstant) &&
+          std::string(c.word) == "location") {
+        require_valid(s.m);
+        continue;
+      }
+      require_only_problem(s.m, fmt::format("v{}: {} on a {} variable; only inputs and outputs have it", v.index(),
+                                            c.word, ir::to_string(storage)));
+    }
+  }
+  // Two at once are named together.
+  Interface s;
+  s.finish();
+  s.m.variable(s.scale).decorations.centroid = true;
+  s.m.variable(s.scale).decorations.invariant = true;
+  require_only_problem(s.m, "v1: centroid, invariant on a Uniform variable; only inputs and outputs have them");
+}
+
+TEST_CASE("interface rules: a fragment input is interpolated, but has no index", "[validator][interface]") {
+  Interface s;
+  ir::Decorations d = at(0);
+  d.centroid = true;
+  d.sample = true;
+  d.interpolation = ir::Interpolation::NoPerspective;
+  const ir::VariableId in = s.input("in_value", ir::predefined::kVec4, d);
+  s.m.variable(s.color).decorations.index = 0;  // dual-source blending
+  s.finish();
+  require_valid(s.m);
+  s.m.variable(in).decorations.index = 1;
+  require_only_problem(s.m, fmt::format("v{}: index=1 on an Input; only outputs (a fragment shader's, for "
+                                        "dual-source blending) have an index",
+                                        in.index()));
 }

@@ -180,7 +180,13 @@ void ModuleEmitter::decorate_global(ir::VariableId v, std::uint32_t id) {
   }
   const bool needs_location = io && d.built_in.empty() && !has_built_in_members(m_, pt.element) &&
                               !ir::has_member_locations(m_, pt.element);
-  if (d.location) {
+  // A location outside the interface is an OpenGL default-block uniform's
+  // (the IR validator allows it on Uniform and UniformConstant variables
+  // only); Vulkan has no such uniforms and refuses the decoration there
+  // (VUID-StandaloneSpirv-Location-06672), so Vulkan targets drop it, as
+  // the GLSL output's Vulkan flavour does (glslang accepts
+  // `layout(location = 3) uniform sampler2D s;` for Vulkan and ignores it).
+  if (d.location && (io || !mc_.features.vulkan)) {
     mc_.decorate(id, spv::Decoration::Location, {*d.location});
   } else if (needs_location && mc_.features.vulkan) {
     auto& used = used_locations_[pt.storage == ir::StorageClass::Output];

@@ -17,6 +17,40 @@
 
 using namespace sluice;
 
+namespace {
+
+// Reads `text` into IR the validator accepts.
+ir::Module read_valid(const std::string& text, const char* name) {
+  auto m = spirv_in::read_bytes(text, {name});
+  INFO((m.ok() ? std::string() : m.error()));
+  REQUIRE(m.ok());
+  const auto problems = validator::validate(*m);
+  INFO(validator::describe(*m, problems));
+  REQUIRE(problems.empty());
+  return std::move(*m);
+}
+
+// The locals the reader made for accesses out of range.
+std::size_t out_of_bounds_locals(const std::string& dump) {
+  std::size_t locals = 0;
+  for (std::size_t at = dump.find("out_of_bounds"); at != std::string::npos; at = dump.find("out_of_bounds", at + 1))
+    ++locals;
+  return locals;
+}
+
+// The module's GLSL, which glslang must compile.
+std::string compiled_glsl(const ir::Module& m) {
+  auto glsl = glsl_out::emit(m, {});
+  REQUIRE(glsl.ok());
+  INFO(*glsl);
+  auto compiled = exec::compile_glsl(*glsl, exec::ShaderStage::Fragment);
+  INFO((compiled ? std::string() : compiled.error()));
+  CHECK(compiled.ok());
+  return *glsl;
+}
+
+}  // namespace
+
 TEST_CASE("constant indices out of range read as accesses to a local") {
   const std::string text = R"(
 OpCapability Shader
@@ -65,30 +99,66 @@ OpStore %out %r
 OpReturn
 OpFunctionEnd
 )";
-  auto m = spirv_in::read_bytes(text, {"oob.spvasm"});
-  INFO((m.ok() ? std::string() : m.error()));
-  REQUIRE(m.ok());
-  const auto problems = validator::validate(*m);
-  INFO(validator::describe(*m, problems));
-  REQUIRE(problems.empty());
-  const std::string dump = ir::dump(*m);
+  const ir::Module m = read_valid(text, "oob.spvasm");
+  const std::string dump = ir::dump(m);
   INFO(dump);
   // One local per access out of range (%p1 … %p4; %p3's second index); the
   // access in range (%p5) takes none.
-  std::size_t locals = 0;
-  for (std::size_t at = dump.find("out_of_bounds"); at != std::string::npos; at = dump.find("out_of_bounds", at + 1))
-    ++locals;
-  CHECK(locals == 4);
+  CHECK(out_of_bounds_locals(dump) == 4);
 
-  auto words = spirv::emit(*m);
+  auto words = spirv::emit(m);
   REQUIRE(words.ok());
   const auto val = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0);
   INFO((val.empty() ? std::string() : val.front()));
   CHECK(val.empty());
-  auto glsl = glsl_out::emit(*m, {});
-  REQUIRE(glsl.ok());
-  INFO(*glsl);
-  auto compiled = exec::compile_glsl(*glsl, exec::ShaderStage::Fragment);
-  INFO((compiled ? std::string() : compiled.error()));
-  CHECK(compiled.ok());
+  compiled_glsl(m);
+}
+
+// A negative constant index is out of range of a runtime-sized array too
+// (OpAccessChain's indexes are signed; glslang refuses `v[-1]` for every
+// array): it goes to a local, while an index in range keeps the access.
+TEST_CASE("a negative constant index into a runtime array reads as an access to a local") {
+  const std::string text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %out
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %out Location 0
+OpDecorate %rt ArrayStride 16
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf BufferBlock
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%v4 = OpTypeVector %float 4
+%rt = OpTypeRuntimeArray %v4
+%Buf = OpTypeStruct %rt
+%pbuf = OpTypePointer Uniform %Buf
+%pv4 = OpTypePointer Uniform %v4
+%pout = OpTypePointer Output %v4
+%buf = OpVariable %pbuf Uniform
+%out = OpVariable %pout Output
+%i0 = OpConstant %int 0
+%i7 = OpConstant %int 7
+%im1 = OpConstant %int -1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%p1 = OpAccessChain %pv4 %buf %i0 %im1
+%x = OpLoad %v4 %p1
+%p2 = OpAccessChain %pv4 %buf %i0 %i7
+%y = OpLoad %v4 %p2
+%s = OpFAdd %v4 %x %y
+OpStore %out %s
+OpReturn
+OpFunctionEnd
+)";
+  const ir::Module m = read_valid(text, "negative.spvasm");
+  const std::string dump = ir::dump(m);
+  INFO(dump);
+  CHECK(out_of_bounds_locals(dump) == 1);
+  CHECK(dump.find("AccessArrayElement") != std::string::npos);  // %p2 keeps its access
+  CHECK(compiled_glsl(m).find("[7]") != std::string::npos);
 }

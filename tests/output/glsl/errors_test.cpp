@@ -37,9 +37,10 @@ TEST_CASE("what a version or flavour lacks is refused") {
   const TypeId sampler = s.m.intern(Type::make_sampler());
   Decorations d;
   d.binding = 0;
+  s.b.add_global({"smp", NameSource::Interface}, sampler, StorageClass::UniformConstant, Precision::None, d);
+  d.binding.reset();
   d.interpolation = Interpolation::NoPerspective;
   d.location = 3;
-  s.b.add_global({"smp", NameSource::Interface}, sampler, StorageClass::UniformConstant, Precision::None, d);
   s.b.add_global({"np", NameSource::Interface}, kFloat, StorageClass::Input, Precision::None, d);
   s.begin_main();
   s.end(Opcode::Return);

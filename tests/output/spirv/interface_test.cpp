@@ -265,3 +265,36 @@ TEST_CASE("out and inout parameters: whole variables are passed, anything else t
   CHECK(run.outputs.at("o") == testing::Words{std::bit_cast<std::uint32_t>(6.0f), std::bit_cast<std::uint32_t>(3.0f),
                                               std::bit_cast<std::uint32_t>(3.0f), std::bit_cast<std::uint32_t>(6.0f)});
 }
+
+// The IR keeps an OpenGL default-block uniform's location on its
+// UniformConstant variable; Vulkan refuses Location there
+// (VUID-StandaloneSpirv-Location-06672), so Vulkan targets drop it.
+// glslang accepts `layout(location = 3) uniform sampler2D s;` for Vulkan
+// (tests/fuzz/regressions/glsl/location-on-a-sampler.frag).
+TEST_CASE("a location on a UniformConstant variable is written for SPIR-V targets, not for Vulkan") {
+  Module m(ShaderStage::Fragment);
+  Builder b(m);
+  const TypeId sampled = m.intern(Type::make_sampled_image(m.intern(Type::make_image(ImageDescriptor{}))));
+  Decorations d;
+  d.location = 3;
+  d.set = 0;
+  d.binding = 0;
+  b.add_global({"tex", NameSource::Interface}, sampled, StorageClass::UniformConstant, Precision::High, d);
+  Decorations at0;
+  at0.location = 0;
+  VariableId out = b.add_global({"color", NameSource::Interface}, kVec4, StorageClass::Output, Precision::None, at0);
+  b.begin_function({"main", NameSource::Internal}, kVoid);
+  ok(b.store(out, m.composite_constant(kVec4, std::vector<ConstantId>(4, m.float_constant(1.0f)))));
+  ok(b.terminate(Opcode::Return));
+  require_valid_ir(m);
+  for (spirv::TargetEnv target : testing::all_targets()) {
+    spirv::Options options;
+    options.target = target;
+    const auto e = testing::emit_checked(m, options);
+    INFO(e.text);
+    const bool vulkan = target <= spirv::TargetEnv::Vulkan1_3;
+    CHECK(testing::count_of(e.text, "OpDecorate %tex Location 3") == (vulkan ? 0 : 1));
+    CHECK(testing::count_of(e.text, "OpDecorate %tex Binding 0") == 1);
+    CHECK(testing::count_of(e.text, "OpDecorate %color Location 0") == 1);
+  }
+}
