@@ -216,11 +216,17 @@ std::optional<RunawayMacro> find_runaway_macro(std::string_view source) {
   std::vector<std::string_view> names;
   for (const Definition& d : defs)
     if (node.emplace(d.name->text, names.size()).second) names.push_back(d.name->text);
-  std::vector<std::vector<std::size_t>> succ(node.size());
+  // A body that pastes tokens (`##`) can make any macro's name: it has an
+  // edge to a node that has an edge to every macro.
+  const std::size_t any = names.size();
+  std::vector<std::vector<std::size_t>> succ(any + 1);
+  for (std::size_t v = 0; v < any; ++v) succ[any].push_back(v);
   for (const Definition& d : defs) {
     auto& out = succ[node.at(d.name->text)];
-    for (std::size_t k = d.body_begin; k < d.body_end; ++k)
+    for (std::size_t k = d.body_begin; k < d.body_end; ++k) {
       if (const auto w = node.find(tokens[k].text); tokens[k].identifier && w != node.end()) out.push_back(w->second);
+      if (tokens[k].text == "#" && k + 1 < d.body_end && tokens[k + 1].text == "#") out.push_back(any);
+    }
   }
   for (auto& out : succ) {
     std::sort(out.begin(), out.end());
@@ -232,7 +238,8 @@ std::optional<RunawayMacro> find_runaway_macro(std::string_view source) {
     for (const Definition& d : defs) {
       const std::size_t v = node.at(d.name->text), cycle = near[v];
       if (cycle != kNone && (cycle == v) == on_it && leaves_parenthesis_open(tokens, d))
-        return RunawayMacro{std::string(d.name->text), std::string(names[cycle]), d.name->line, d.name->column};
+        return RunawayMacro{std::string(d.name->text), cycle == any ? std::string() : std::string(names[cycle]),
+                            d.name->line, d.name->column};
     }
   return std::nullopt;
 }

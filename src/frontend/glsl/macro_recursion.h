@@ -28,7 +28,8 @@
 // names a popped body leaves in the arguments come back through it). An
 // open parenthesis or a cycle alone is harmless (a self-reference is not
 // expanded while busy; without a cycle each level consumes input) and is
-// accepted. The test is syntactic and conservative: #undef and conditional
+// accepted. A body that pastes tokens (`##`) may make any macro's name,
+// so it counts as naming every macro. The test is syntactic and conservative: #undef and conditional
 // compilation are not followed (a definition anywhere counts), and files
 // reached through #include are not scanned (docs/limits.md).
 #pragma once
@@ -42,7 +43,8 @@ namespace sluice::glsl_in::detail {
 
 struct RunawayMacro {
   std::string name;    // the macro whose expansion recurses
-  std::string cycle;   // a macro on the cycle it is on, reaches or is reached from (`name` itself if on one)
+  std::string cycle;   // a macro on the cycle it is on, reaches or is reached from (`name` itself if on one);
+                       // empty when the cycle goes through a `##` (pasting can make any macro's name)
   std::uint32_t line = 0, column = 0;  // of the name in its #define (1-based)
 };
 

@@ -260,8 +260,9 @@ std::optional<Diagnostic> runaway_macro(std::string_view source, const std::stri
                     in_preamble ? 0 : found->column,
                     fmt::format("'{}' : macro expansion recurses without bound: its body leaves a '(' open and {}{}",
                                 found->name,
-                                found->cycle == found->name
-                                    ? "it expands to itself"
+                                found->cycle.empty() ? std::string("a macro pastes names with '##', which may name it again")
+                                : found->cycle == found->name
+                                    ? std::string("it expands to itself")
                                     : fmt::format("it is on the expansion path of '{}', which expands to itself", found->cycle),
                                 in_preamble ? " (a -D macro)" : "")};
 }

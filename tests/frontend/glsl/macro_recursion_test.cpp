@@ -66,6 +66,16 @@ TEST_CASE("the other shapes of the recursion are refused too") {
     CHECK(found->name == c.name);
     CHECK(found->cycle == c.cycle);
   }
+  // A pasted name (`##`) may be any macro's.
+  const auto pasted = find_runaway_macro(
+      "#define F(A, B) A\n#define CAT(a, b) a##b\n#define ONE F(clamp(CAT(O,NE), max(CAT(O,NE), CAT(O,NE)), CAT(O,NE));\n");
+  REQUIRE(pasted.has_value());
+  CHECK(pasted->name == "ONE");
+  CHECK(pasted->cycle == "ONE");  // through CAT's pasting
+  const auto near_paste = find_runaway_macro("#define F(A, B) A\n#define CAT(a, b) a##b\n#define U F(x\n");
+  REQUIRE(near_paste.has_value());
+  CHECK(near_paste->name == "U");
+  CHECK(near_paste->cycle.empty());
   // One reached from a cycle is named with the cycle when no macro on it
   // leaves a parenthesis open.
   const auto near = find_runaway_macro("#define F(A, B) A\n#define U F(x\n#define V U V\n");
