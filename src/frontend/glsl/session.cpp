@@ -27,6 +27,7 @@
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/glsl/includer.h"
 #include "frontend/glsl/info_log.h"
+#include "frontend/glsl/macro_recursion.h"
 #include "frontend/glsl/preamble.h"
 #include "frontend/glsl/translator.h"
 #include "ir/stage_interface.h"
@@ -243,6 +244,29 @@ bool needs_preprocessed_scan(std::string_view source, const std::string& macros,
   return first_block_clash(detail::scan_block_names(source), lang, options).has_value();
 }
 
+// macro_recursion.h: a macro that glslang's preprocessor would expand in a
+// recursion without bound (in the guard's preprocessing below and in the
+// parse) is refused before glslang reads the shader. The -D preamble's
+// macros are scanned with the source (its lines come first).
+std::optional<Diagnostic> runaway_macro(std::string_view source, const std::string& macros, const std::string& file) {
+  if (macros.empty() && source.find("define") == std::string_view::npos) return std::nullopt;
+  const auto found = macros.empty() ? detail::find_runaway_macro(source)
+                                    : detail::find_runaway_macro(macros + "\n" + std::string(source));
+  if (!found) return std::nullopt;
+  const auto preamble_lines = static_cast<std::uint32_t>(
+      macros.empty() ? 0 : std::count(macros.begin(), macros.end(), '\n') + 1);
+  const bool in_preamble = found->line <= preamble_lines;
+  return Diagnostic{Severity::Error, file, in_preamble ? 0 : found->line - preamble_lines,
+                    in_preamble ? 0 : found->column,
+                    fmt::format("'{}' : macro expansion recurses without bound: its body leaves a '(' open and {}{}",
+                                found->name,
+                                found->cycle.empty() ? std::string("a macro pastes names with '##', which may name it again")
+                                : found->cycle == found->name
+                                    ? std::string("it expands to itself")
+                                    : fmt::format("it is on the expansion path of '{}', which expands to itself", found->cycle),
+                                in_preamble ? " (a -D macro)" : "")};
+}
+
 void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
                   Result& result) {
   initialize_glslang();
@@ -257,6 +281,10 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     if (!macros.empty()) shader.setPreamble(macros.c_str());
     set_environment(shader, lang, options);
   };
+  if (auto stop = runaway_macro(source, macros, file)) {
+    result.diagnostics.push_back(std::move(*stop));
+    return;
+  }
   if (needs_preprocessed_scan(source, macros, lang, options)) {
     // The guard preprocesses a copy that avoids a crash of glslang's
     // preprocessed-output writer (block_names.h); the parse reads the source.
