@@ -16,7 +16,11 @@
 #include <vector>
 
 namespace sluice::glsl_in::detail {
+// A named namespace inside the anonymous one: block_names.cpp has its own
+// Token and identifier helpers, and the unity build puts both files in one
+// translation unit.
 namespace {
+namespace macro_scan {
 
 bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -205,23 +209,24 @@ std::vector<std::size_t> cycle_near(const std::vector<std::vector<std::size_t>>&
   return near;
 }
 
+}  // namespace macro_scan
 }  // namespace
 
 std::optional<RunawayMacro> find_runaway_macro(std::string_view source) {
-  const std::vector<Token> tokens = tokenize(source);
-  const std::vector<Definition> defs = definitions(tokens);
+  const std::vector<macro_scan::Token> tokens = macro_scan::tokenize(source);
+  const std::vector<macro_scan::Definition> defs = macro_scan::definitions(tokens);
   if (defs.empty()) return std::nullopt;
   // Node per macro name; a name is function-like if any definition is.
   std::map<std::string_view, std::size_t> node;
   std::vector<std::string_view> names;
-  for (const Definition& d : defs)
+  for (const macro_scan::Definition& d : defs)
     if (node.emplace(d.name->text, names.size()).second) names.push_back(d.name->text);
   // A body that pastes tokens (`##`) can make any macro's name: it has an
   // edge to a node that has an edge to every macro.
   const std::size_t any = names.size();
   std::vector<std::vector<std::size_t>> succ(any + 1);
   for (std::size_t v = 0; v < any; ++v) succ[any].push_back(v);
-  for (const Definition& d : defs) {
+  for (const macro_scan::Definition& d : defs) {
     auto& out = succ[node.at(d.name->text)];
     for (std::size_t k = d.body_begin; k < d.body_end; ++k) {
       if (const auto w = node.find(tokens[k].text); tokens[k].identifier && w != node.end()) out.push_back(w->second);
@@ -232,12 +237,12 @@ std::optional<RunawayMacro> find_runaway_macro(std::string_view source) {
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
   }
-  const std::vector<std::size_t> near = cycle_near(succ, on_cycle(succ));
+  const std::vector<std::size_t> near = macro_scan::cycle_near(succ, macro_scan::on_cycle(succ));
   // A macro on a cycle first (the one that recurses), then one near a cycle.
   for (const bool on_it : {true, false})
-    for (const Definition& d : defs) {
+    for (const macro_scan::Definition& d : defs) {
       const std::size_t v = node.at(d.name->text), cycle = near[v];
-      if (cycle != kNone && (cycle == v) == on_it && leaves_parenthesis_open(tokens, d))
+      if (cycle != macro_scan::kNone && (cycle == v) == on_it && macro_scan::leaves_parenthesis_open(tokens, d))
         return RunawayMacro{std::string(d.name->text), cycle == any ? std::string() : std::string(names[cycle]),
                             d.name->line, d.name->column};
     }
