@@ -181,6 +181,34 @@ TEST_CASE("include cycles and deep nesting are errors, guarded cycles are fine")
   CHECK_THAT(deep.err, !Catch::Contains("cycle"));
 }
 
+TEST_CASE("included text is bounded: a file that includes the next one twice, at the limit and past it") {
+  // d0.glsl holds 1,000 bytes; d(i) includes d(i-1) twice, so including
+  // d(n) serves 2^n copies of d0 and 2^n - 1 of the others (about 40 bytes
+  // each), every file counting 64 bytes more (includer.h).
+  Scratch s;
+  s.write("d0.glsl", "// " + std::string(996, 'x') + "\n");
+  for (int i = 1; i <= 30; ++i)
+    s.write("d" + std::to_string(i) + ".glsl",
+            "#include \"d" + std::to_string(i - 1) + ".glsl\"\n#include \"d" + std::to_string(i - 1) + ".glsl\"\n");
+  const auto shader_including = [&](int level) {
+    return s.write("main" + std::to_string(level) + ".frag",
+                   "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"d" + std::to_string(level) +
+                       ".glsl\"\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+  };
+  // d11: 2,048 × 1,064 + 2,047 × about 104 bytes, about 2.4 MB: under 4 MiB.
+  const Run at = run_sluice(s, compile_args(shader_including(11), ""));
+  INFO(at.err);
+  CHECK(at.code == 0);
+  // d12: about 4.8 MB, over 4 MiB.
+  const Run past = run_sluice(s, compile_args(shader_including(12), ""));
+  CHECK(past.code == 1);
+  CHECK_THAT(past.err, Catch::Contains("the #include lines bring in more than 4194304 bytes of text"));
+  // d30 would be 2^30 copies: refused as fast.
+  const Run huge = run_sluice(s, compile_args(shader_including(30), ""));
+  CHECK(huge.code == 1);
+  CHECK_THAT(huge.err, Catch::Contains("more than 4194304 bytes"));
+}
+
 TEST_CASE("the depfile option: batch rules, Make escapes, and it needs -o") {
   Scratch s;
   const fs::path a = s.write("a shader.frag", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");

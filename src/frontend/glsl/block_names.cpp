@@ -1,4 +1,4 @@
-// The scan of block_names.h. One pass over the tokens, with the brace and
+// The scan of block_names.h. One pass over the tokens (source_tokens.h), with the brace and
 // parenthesis depth: only tokens at global scope (depth 0 of both) can
 // declare functions or blocks. Preprocessor lines left in the output
 // (#version, #extension, #line, #pragma) are read for the version and the
@@ -10,11 +10,10 @@
 #include <charconv>
 #include <map>
 
+#include "frontend/glsl/source_tokens.h"
+
 namespace sluice::glsl_in::detail {
 namespace {
-
-bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // What may stand right before a block's name: a qualifier (`uniform`,
 // `buffer`, `in`, `readonly`, an extension's storage such as
@@ -25,15 +24,13 @@ bool may_precede_block_name(std::string_view token, bool identifier) {
   return identifier ? token != "struct" : token == ")";
 }
 
-struct Token {
-  std::string_view text;
-  Position at;
-  bool identifier = false;
-};
-
+// Tokens of the text (source_tokens.h, which skips comments: the raw
+// source is scanned too, session.cpp) with their positions as `#line`
+// directives set them; the directives themselves are read for the version
+// and the position and otherwise skipped.
 class Scanner {
  public:
-  explicit Scanner(std::string_view text) : text_(text) {}
+  explicit Scanner(std::string_view text) : tokens_(tokenize_source(text)) {}
 
   BlockNameScan run() {
     BlockNameScan scan;
@@ -71,54 +68,23 @@ class Scanner {
   }
 
  private:
-  // The next token, skipping blanks and preprocessor lines; false at the end.
+  struct Token {
+    std::string_view text;
+    Position at;
+    bool identifier = false;
+  };
+
+  // The next token, skipping preprocessor lines; false at the end.
   bool next(Token& token, BlockNameScan& scan) {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == '\n') {
-        ++line_;
-        line_start_ = ++pos_;
-        at_line_start_ = true;
-        continue;
-      }
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        ++pos_;
-        continue;
-      }
-      // Comments (the raw source is scanned too, session.cpp): `//` to the
-      // end of the line, `/* */` across lines.
-      if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-        continue;
-      }
-      if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
-        const std::size_t end = text_.find("*/", pos_ + 2);
-        const std::size_t stop = end == std::string_view::npos ? text_.size() : end + 2;
-        for (; pos_ < stop; ++pos_)
-          if (text_[pos_] == '\n') {
-            ++line_;
-            line_start_ = pos_ + 1;
-          }
-        continue;
-      }
-      if (c == '#' && at_line_start_) {
+    while (pos_ < tokens_.size()) {
+      const SourceToken& t = tokens_[pos_];
+      if (t.first_on_line && t.text == "#") {
         directive(scan);
         continue;
       }
-      at_line_start_ = false;
-      const std::size_t begin = pos_;
-      token.at = {file_, line_, static_cast<std::uint32_t>(begin - line_start_ + 1)};
-      if (is_identifier_start(c)) {
-        while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
-        token.identifier = true;
-      } else if (std::isdigit(static_cast<unsigned char>(c))) {
-        while (pos_ < text_.size() && (is_identifier_char(text_[pos_]) || text_[pos_] == '.')) ++pos_;
-        token.identifier = false;
-      } else {
-        ++pos_;
-        token.identifier = false;
-      }
-      token.text = text_.substr(begin, pos_ - begin);
+      ++pos_;
+      const std::int64_t line = std::clamp<std::int64_t>(t.line + line_delta_, 0, UINT32_MAX);
+      token = {t.text, {file_, static_cast<std::uint32_t>(line), t.column}, t.identifier};
       return true;
     }
     return false;
@@ -127,46 +93,31 @@ class Scanner {
   // A preprocessor line: `#version N [es|core|compatibility]` and
   // `#line N ["file"]` matter; the rest is skipped.
   void directive(BlockNameScan& scan) {
-    std::size_t end = text_.find('\n', pos_);
-    if (end == std::string_view::npos) end = text_.size();
-    std::string_view line = text_.substr(pos_ + 1, end - pos_ - 1);
-    pos_ = end;
-    auto word = [&line]() {
-      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
-      std::size_t n = 0;
-      while (n < line.size() && !std::isspace(static_cast<unsigned char>(line[n]))) ++n;
-      std::string_view w = line.substr(0, n);
-      line.remove_prefix(n);
-      return w;
-    };
-    const std::string_view name = word();
+    const std::size_t end = end_of_line(tokens_, pos_);
+    const auto word = [&](std::size_t k) { return pos_ + k < end ? tokens_[pos_ + k].text : std::string_view(); };
+    const std::string_view name = word(1), number = word(2), third = word(3);
     if (name == "version") {
-      const std::string_view number = word();
       int v = 0;
       if (std::from_chars(number.data(), number.data() + number.size(), v).ec == std::errc()) {
         scan.version = v;
-        const std::string_view profile = word();
         // GLSL ES 1.00 is version 100; 300 and 310/320 say `es`.
-        scan.es = profile == "es" || v == 100;
+        scan.es = third == "es" || v == 100;
       }
     } else if (name == "line") {
-      const std::string_view number = word();
-      std::uint32_t n = 0;
+      std::int64_t n = 0;
       if (std::from_chars(number.data(), number.data() + number.size(), n).ec == std::errc()) {
-        // The line after the directive is line n (the newline ending the
-        // directive adds one).
-        line_ = n - 1;
-        const std::string_view file = word();
-        if (file.size() >= 2 && file.front() == '"' && file.back() == '"') file_ = std::string(file.substr(1, file.size() - 2));
+        // The line after the directive is line n.
+        line_delta_ = n - (static_cast<std::int64_t>(tokens_[end - 1].line) + 1);
+        if (third.size() >= 2 && third.front() == '"' && third.back() == '"') file_ = std::string(third.substr(1, third.size() - 2));
       }
     }
+    pos_ = end;
   }
 
-  std::string_view text_;
-  std::size_t pos_ = 0, line_start_ = 0;
-  std::uint32_t line_ = 1;
+  std::vector<SourceToken> tokens_;
+  std::size_t pos_ = 0;
+  std::int64_t line_delta_ = 0;  // the line a `#line` set, minus the physical line
   std::string file_;
-  bool at_line_start_ = true;
   bool before_previous_is_type_ = false;
   bool before_previous_ok_ = false;
 };

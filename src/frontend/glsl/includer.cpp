@@ -57,6 +57,9 @@ void FileIncluder::note_includer(const std::string& includer, std::size_t depth)
 glslang::TShader::Includer::IncludeResult* FileIncluder::search(const std::string& header, const std::string& includer,
                                                                 std::size_t depth, bool local) {
   note_includer(includer, depth);
+  // Once over, every later #include fails with the same message (for "x",
+  // glslang asks includeSystem after includeLocal fails: its message shows).
+  if (served_bytes_ > kMaxIncludedBytes) return over_budget();
   if (depth > kMaxIncludeDepth) {
     // A file that includes itself, directly or not, without a guard.
     std::vector<std::string> cycle;
@@ -99,6 +102,8 @@ glslang::TShader::Includer::IncludeResult* FileIncluder::found(const std::string
     at = index_.emplace(path, files_.size()).first;
     files_.push_back({path, std::move(text)});
   }
+  served_bytes_ += files_[at->second].text.size() + kIncludeCost;
+  if (served_bytes_ > kMaxIncludedBytes) return over_budget();
   chain_.resize(depth + 1);
   chain_[depth] = path;
   const std::string* served = &files_[at->second].text;
@@ -106,6 +111,12 @@ glslang::TShader::Includer::IncludeResult* FileIncluder::found(const std::string
   const std::string& text = *served;
   results_.push_back(std::make_unique<IncludeResult>(path, text.data(), text.size(), nullptr));
   return results_.back().get();
+}
+
+glslang::TShader::Includer::IncludeResult* FileIncluder::over_budget() {
+  return failure(fmt::format("the #include lines bring in more than {} bytes of text, counting each file as often as it "
+                             "is included (Sluice's limit; see docs/limits.md)",
+                             kMaxIncludedBytes));
 }
 
 glslang::TShader::Includer::IncludeResult* FileIncluder::failure(std::string message) {

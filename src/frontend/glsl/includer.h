@@ -13,6 +13,9 @@
 // than kMaxIncludeDepth is an error; when the chain of including files
 // repeats a file the message names the cycle (an include cycle without
 // include guards never ends, one with guards stops at the second visit).
+// Every file served counts its size plus kIncludeCost bytes against
+// kMaxIncludedBytes: a file that includes the next one twice, 30 levels
+// deep, would otherwise make glslang read 2^30 copies (docs/limits.md).
 #pragma once
 
 #include <cstddef>
@@ -30,6 +33,8 @@
 namespace sluice::glsl_in::detail {
 
 inline constexpr std::size_t kMaxIncludeDepth = 64;
+inline constexpr std::size_t kMaxIncludedBytes = std::size_t{4} << 20;  // 4 MiB, four times issue 16's 1 MB input
+inline constexpr std::size_t kIncludeCost = 64;                         // so that empty files count too
 
 class FileIncluder final : public glslang::TShader::Includer {
  public:
@@ -51,6 +56,7 @@ class FileIncluder final : public glslang::TShader::Includer {
   IncludeResult* search(const std::string& header, const std::string& includer, std::size_t depth, bool local);
   IncludeResult* found(const std::string& path, std::size_t depth);
   IncludeResult* failure(std::string message);
+  IncludeResult* over_budget();
   // The including files of the current nesting, [0] the main file.
   void note_includer(const std::string& includer, std::size_t depth);
 
@@ -62,6 +68,7 @@ class FileIncluder final : public glslang::TShader::Includer {
   bool space_line_continuations_ = false;
   std::deque<std::string> spaced_;                          // served texts when it is set
   std::deque<std::string> messages_;                        // failure texts glslang points into
+  std::size_t served_bytes_ = 0;                            // kMaxIncludedBytes
   std::vector<std::unique_ptr<IncludeResult>> results_;     // glslang borrows them until release
 };
 

@@ -27,6 +27,7 @@
 #include "frontend/glsl/glsl_frontend.h"
 #include "frontend/glsl/includer.h"
 #include "frontend/glsl/info_log.h"
+#include "frontend/glsl/macro_expansion.h"
 #include "frontend/glsl/macro_recursion.h"
 #include "frontend/glsl/preamble.h"
 #include "frontend/glsl/translator.h"
@@ -267,6 +268,24 @@ std::optional<Diagnostic> runaway_macro(std::string_view source, const std::stri
                                 in_preamble ? " (a -D macro)" : "")};
 }
 
+// macro_expansion.h: macros that would make the shader too large when
+// glslang expands them are refused before glslang reads the shader.
+std::optional<Diagnostic> oversized_expansion(std::string_view source, const std::string& macros, const std::string& file) {
+  if (macros.empty() && source.find("define") == std::string_view::npos) return std::nullopt;
+  const auto estimate = macros.empty() ? detail::estimate_macro_expansion(source)
+                                       : detail::estimate_macro_expansion(macros + "\n" + std::string(source));
+  if (!estimate.over_limit_at_macro) return std::nullopt;
+  const auto preamble_lines = static_cast<std::uint32_t>(
+      macros.empty() ? 0 : std::count(macros.begin(), macros.end(), '\n') + 1);
+  const bool in_preamble = estimate.line <= preamble_lines;
+  return Diagnostic{Severity::Error, file, in_preamble ? 0 : estimate.line - preamble_lines,
+                    in_preamble ? 0 : estimate.column,
+                    fmt::format("'{}' : macro expansion too large: the shader's macros would add more than {} tokens "
+                                "to it or take more than {} to expand (Sluice's limits; see docs/limits.md)",
+                                *estimate.over_limit_at_macro, detail::kMaxMacroExpansionTokens,
+                                detail::kMaxMacroExpansionWork)};
+}
+
 void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
                   Result& result) {
   initialize_glslang();
@@ -282,6 +301,10 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     set_environment(shader, lang, options);
   };
   if (auto stop = runaway_macro(source, macros, file)) {
+    result.diagnostics.push_back(std::move(*stop));
+    return;
+  }
+  if (auto stop = oversized_expansion(source, macros, file)) {
     result.diagnostics.push_back(std::move(*stop));
     return;
   }
