@@ -1,6 +1,7 @@
 #include "ir/typing.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -717,6 +718,22 @@ std::string describe_type(const Module& m, TypeId id, std::span<const Type> miss
 
 bool is_opaque(const Type& t) {
   return t.kind == TypeKind::Image || t.kind == TypeKind::Sampler || t.kind == TypeKind::SampledImage;
+}
+
+bool contains_opaque(const Module& m, TypeId root) {
+  std::vector<TypeId> work{root};
+  std::unordered_set<std::uint32_t> seen;
+  while (!work.empty()) {
+    const TypeId id = work.back();
+    work.pop_back();
+    if (!id.valid() || id.index() >= m.type_count() || !seen.insert(id.index()).second) continue;
+    const Type& t = m.type(id);
+    if (is_opaque(t)) return true;
+    if (t.kind == TypeKind::Array || t.kind == TypeKind::UnsizedArray) work.push_back(t.element);
+    if (t.kind == TypeKind::Struct)
+      for (const auto& member : t.members) work.push_back(member.type);
+  }
+  return false;
 }
 
 }  // namespace sluice::ir

@@ -57,6 +57,10 @@ bool is_pointer(const Module& m, TypeId t);
 // An image, sampler or sampled image: the opaque types (GLSL 4.60 §4.1.7),
 // which Vulkan keeps in UniformConstant handles and out of structs.
 bool is_opaque(const Type& t);
+// An opaque type, or an array or struct holding one at any depth. Visits
+// each reachable type once (a worklist, no recursion); false for an id
+// outside the module's types.
+bool contains_opaque(const Module& m, TypeId t);
 // Scalar kind of a scalar, vector or matrix; nullopt otherwise.
 std::optional<ScalarKind> component_kind(const Module& m, TypeId t);
 // The scalar type of a scalar, vector or matrix (where float and double,

@@ -121,6 +121,13 @@ class TypeTableChecker {
                                        "locations all or none",
                                        member.name, member.location ? "has" : "lacks", t.members[0].name,
                                        t.members[0].location ? "has" : "lacks"));
+          // GLSL 4.60 §4.3.9: a block's members cannot be or contain
+          // opaque types; Vulkan keeps those in UniformConstant handles
+          // (VUID-StandaloneSpirv-UniformConstant-04655).
+          if (t.is_block && ir::contains_opaque(ctx_.m, member.type))
+            return fail(i, fmt::format("member '{}' of a block is or holds an image or sampler (t{}); opaque types "
+                                       "are not allowed in blocks",
+                                       member.name, member.type.index()));
           if (!member.built_in.empty() && !ir::find_built_in(member.built_in))
             return fail(i, fmt::format("member '{}' is built-in '{}', which the IR does not know (ir/built_in.h)",
                                        member.name, member.built_in));

@@ -23,18 +23,9 @@ namespace {
 std::string control(const std::string& members, const std::string& decorations,
                     const std::string& struct_attributes = " [block]") {
   const std::string text =
-      "TessControl Shader\n[Output vertices 1]\n\nTypes:\n"
-      "  t0: void\n  t1: float\n  t2: int\n  t3: uint\n  t4: bool\n"
-      "  t5: Vector of t1[2]\n  t6: Vector of t1[3]\n  t7: Vector of t1[4]\n"
-      "  t8: Vector of t2[2]\n  t9: Vector of t2[3]\n  t10: Vector of t2[4]\n"
-      "  t11: Vector of t3[2]\n  t12: Vector of t3[3]\n  t13: Vector of t3[4]\n"
-      "  t14: Vector of t4[2]\n  t15: Vector of t4[3]\n  t16: Vector of t4[4]\n"
-      "  t17: Matrix of t5[2]\n  t18: Matrix of t6[2]\n  t19: Matrix of t7[2]\n"
-      "  t20: Matrix of t5[3]\n  t21: Matrix of t6[3]\n  t22: Matrix of t7[3]\n"
-      "  t23: Matrix of t5[4]\n  t24: Matrix of t6[4]\n  t25: Matrix of t7[4]\n"
-      "  t26: Struct 'bn'" + struct_attributes + " {" + members + "}\n  t27: Pointer to t26 in Output\n"
-      "\nConstants:\n  c0 (t4): false\n  c1 (t4): true\n  c2 (t1): 0.0\n  c3 (t1): 1.0\n"
-      "  c4 (t2): 0\n  c5 (t2): 1\n  c6 (t3): 0\n  c7 (t3): 1\n"
+      std::string("TessControl Shader\n[Output vertices 1]\n\nTypes:\n") + sluice::testing::kStandardTypesText +
+      "  t26: Struct 'bn'" + struct_attributes + " {" + members + "}\n  t27: Pointer to t26 in Output\n" +
+      sluice::testing::kStandardConstantsText +
       "\nVariables:\n  v0 (t27): 'bn' [output, " + decorations +
       "patch]\n\nGlobals: v0\n\nFunctions:\n\n  f0: 'main'() -> t0\n\n    __________________\n"
       "    Entry To Function:\n                   Return\n";

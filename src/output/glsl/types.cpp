@@ -205,19 +205,7 @@ bool is_opaque(const EmitContext& ctx, TypeId t) {
   return ir::is_opaque(ctx.m.type(t));
 }
 
-bool contains_opaque(const EmitContext& ctx, TypeId t) {
-  if (!t.valid() || t.index() >= ctx.m.type_count()) return false;
-  const ir::Type& ty = ctx.m.type(t);
-  switch (ty.kind) {
-    case TypeKind::Array:
-    case TypeKind::UnsizedArray: return contains_opaque(ctx, ty.element);
-    case TypeKind::Struct:
-      for (const auto& mem : ty.members)
-        if (contains_opaque(ctx, mem.type)) return true;
-      return false;
-    default: return is_opaque(ctx, t);
-  }
-}
+bool contains_opaque(const EmitContext& ctx, TypeId t) { return ir::contains_opaque(ctx.m, t); }
 
 TypeId innermost_element(const EmitContext& ctx, TypeId t) {
   while (t.valid() && t.index() < ctx.m.type_count()) {

@@ -33,20 +33,6 @@ bool has_built_in_members(const ir::Module& m, ir::TypeId id) {
          std::any_of(t->members.begin(), t->members.end(), [](const auto& member) { return !member.built_in.empty(); });
 }
 
-// An image, sampler or sampled image, an array of them, or a struct with
-// such a member (arrays stripped at each level).
-bool opaque_or_holds_opaque_member(const ir::Module& m, ir::TypeId id) {
-  auto without_arrays = [&m](ir::TypeId t) -> const ir::Type& {
-    while (m.type(t).kind == ir::TypeKind::Array || m.type(t).kind == ir::TypeKind::UnsizedArray) t = m.type(t).element;
-    return m.type(t);
-  };
-  const ir::Type& t = without_arrays(id);
-  if (ir::is_opaque(t)) return true;
-  return t.kind == ir::TypeKind::Struct && std::any_of(t.members.begin(), t.members.end(), [&](const auto& member) {
-           return ir::is_opaque(without_arrays(member.type));
-         });
-}
-
 class ModuleEmitter {
  public:
   ModuleEmitter(const ir::Module& m, const Options& o) : m_(m), mc_(m, o) {}
@@ -137,7 +123,7 @@ void ModuleEmitter::emit_globals() {
         // samplers (VUID-StandaloneSpirv-UniformConstant-04655); OpenGL's
         // `uniform float x;` has no Vulkan form. A struct holding a sampler
         // gets the struct's own diagnostic (types.cpp).
-        if (mc_.features.vulkan && !opaque_or_holds_opaque_member(m_, pt.element))
+        if (mc_.features.vulkan && !ir::contains_opaque(m_, pt.element))
           return mc_.fail(fmt::format("'{}' is a uniform of type {} outside a block, which Vulkan does not allow "
                                       "(VUID-StandaloneSpirv-UniformConstant-04655)",
                                       var.name.text, ir::describe_type(m_, pt.element)));

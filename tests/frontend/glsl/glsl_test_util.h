@@ -29,6 +29,14 @@ inline std::string problems_text(const ir::Module& m, const std::vector<validato
   return s;
 }
 
+// The one diagnostic of a compile that must fail with a single error.
+inline const Diagnostic& only_error(const glsl_in::Result& r) {
+  REQUIRE_FALSE(r.module.has_value());
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].severity == Severity::Error);
+  return r.diagnostics[0];
+}
+
 // Compiles `source`; requires a module that validates with no problems.
 inline ir::Module compile_valid(std::string_view source, std::string_view file = "test.frag",
                                 const glsl_in::Options& options = automap()) {

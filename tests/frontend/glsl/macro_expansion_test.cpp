@@ -11,6 +11,7 @@
 #include "glsl_test_util.h"
 
 using namespace sluice;
+using sluice::testing::only_error;
 using sluice::glsl_in::detail::estimate_macro_expansion;
 using sluice::glsl_in::detail::kMaxMacroExpansionTokens;
 
@@ -28,13 +29,6 @@ std::string doubling(int levels) {
 
 glsl_in::Result compile(const std::string& source, const glsl_in::Options& options = testing::automap()) {
   return glsl_in::compile(source, "expand.frag", options);
-}
-
-const Diagnostic& only_error(const glsl_in::Result& r) {
-  REQUIRE_FALSE(r.module.has_value());
-  REQUIRE(r.diagnostics.size() == 1);
-  CHECK(r.diagnostics[0].severity == Severity::Error);
-  return r.diagnostics[0];
 }
 
 }  // namespace

@@ -9,18 +9,12 @@
 #include "glsl_test_util.h"
 
 using namespace sluice;
+using sluice::testing::only_error;
 using sluice::glsl_in::detail::find_runaway_macro;
 
 namespace {
 
 constexpr std::string_view kHead = "#version 320 es\nprecision highp float;\nlayout(location = 0) out vec4 c;\n";
-
-const Diagnostic& only_error(const glsl_in::Result& r) {
-  REQUIRE_FALSE(r.module.has_value());
-  REQUIRE(r.diagnostics.size() == 1);
-  CHECK(r.diagnostics[0].severity == Severity::Error);
-  return r.diagnostics[0];
-}
 
 }  // namespace
 
