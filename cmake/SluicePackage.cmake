@@ -32,6 +32,7 @@ endfunction()
 
 # The libraries of the package, one line each; a new library is a new line.
 sluice_package_library(sluice_flags flags)  # the include directory every library shares
+sluice_package_library(sluice_fmt fmt_runtime)  # fmt's compiled part (src/fmt_runtime), in place of libfmt.so
 sluice_package_library(sluice_ir ir)
 sluice_package_library(sluice_validator validator)
 sluice_package_library(sluice_lambdav frontend_lambdav)

@@ -2,6 +2,7 @@
 // the other subcommands of sluice_commands.h.
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "internal_error.h"
@@ -18,10 +19,25 @@ int run(int argc, char** argv) {
   CLI::App app{"Sluice: a shader compiler toolkit around a structured-control-flow IR", "sluice"};
   app.set_version_flag("--version", version_text(SLUICE_VERSION));
   app.require_subcommand(1);
+  // Only the subcommand the command line names gets its options built:
+  // making every subcommand's options (hundreds of CLI11 objects) was a
+  // fifth of a λV compile's start-up (docs/performance.md, "λV process
+  // start"). The others are listed, with their help, for `sluice --help`.
+  // The name is the first argument that is not an option, as CLI11 reads
+  // it (the driver has no option that takes a value). Without one (`sluice
+  // --version`, `sluice --help`, a misspelt name) no options are needed.
+  const CommandSpec* named = nullptr;
+  for (int i = 1; i < argc && !named; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with('-')) continue;
+    for (const CommandSpec& spec : kCommands)
+      if (spec.name == arg) named = &spec;
+    break;
+  }
   std::vector<std::pair<CLI::App*, CommandAction>> commands;
   for (const CommandSpec& spec : kCommands) {
     CLI::App* sub = app.add_subcommand(std::string(spec.name), std::string(spec.help));
-    commands.emplace_back(sub, spec.add(*sub));
+    if (named == &spec) commands.emplace_back(sub, spec.add(*sub));
   }
   try {
     app.parse(argc, argv);
