@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include <dlfcn.h>
+
 #include <fmt/format.h>
 #include <png.h>
 
@@ -45,8 +47,19 @@ Result<bool> write_png(const Image& image, const std::string& path) {
   png.format = PNG_FORMAT_RGBA;
   std::vector<uint8_t> bytes(image.rgba.size());
   std::transform(image.rgba.begin(), image.rgba.end(), bytes.begin(), to_byte);
-  if (!png_image_write_to_file(&png, path.c_str(), 0, bytes.data(), 0, nullptr))
-    return Error{fmt::format("writing PNG '{}': {}", path, png.message)};
+  // libpng is opened here rather than linked: only `render` writes PNGs,
+  // and loading libpng16 (and the zlib it needs) in every process was a
+  // quarter of the dynamic loader's symbol lookups at start-up
+  // (docs/performance.md, "λV process start").
+  void* const library = dlopen("libpng16.so.16", RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    return Error{fmt::format("writing PNG '{}': cannot load libpng16.so.16 ({})", path, dlerror()), ErrorCode::Environment};
+  const auto write_to_file =
+      reinterpret_cast<decltype(&png_image_write_to_file)>(dlsym(library, "png_image_write_to_file"));
+  const bool written = write_to_file && write_to_file(&png, path.c_str(), 0, bytes.data(), 0, nullptr);
+  const std::string message = write_to_file ? png.message : "libpng16.so.16 has no png_image_write_to_file";
+  dlclose(library);
+  if (!written) return Error{fmt::format("writing PNG '{}': {}", path, message)};
   return true;
 }
 
