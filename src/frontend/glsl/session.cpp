@@ -245,45 +245,55 @@ bool needs_preprocessed_scan(std::string_view source, const std::string& macros,
   return first_block_clash(detail::scan_block_names(source), lang, options).has_value();
 }
 
+// The text the macro checks read: the -D preamble's lines, then the
+// source; and a position in it as a diagnostic gives it (line 0 for the
+// preamble, whose macros have no line of the file).
+struct MacroCheckText {
+  std::string_view text;
+  std::string joined;  // preamble + "\n" + source, when there is a preamble
+  std::uint32_t preamble_lines = 0;
+
+  MacroCheckText(std::string_view source, const std::string& macros) : text(source) {
+    if (macros.empty()) return;
+    joined = macros + "\n" + std::string(source);
+    text = joined;
+    preamble_lines = static_cast<std::uint32_t>(std::count(macros.begin(), macros.end(), '\n') + 1);
+  }
+  MacroCheckText(const MacroCheckText&) = delete;
+  MacroCheckText& operator=(const MacroCheckText&) = delete;
+  bool in_preamble(std::uint32_t line) const { return line <= preamble_lines; }
+  Diagnostic error(const std::string& file, std::uint32_t line, std::uint32_t column, std::string message) const {
+    return in_preamble(line) ? Diagnostic{Severity::Error, file, 0, 0, std::move(message)}
+                             : Diagnostic{Severity::Error, file, line - preamble_lines, column, std::move(message)};
+  }
+};
+
 // macro_recursion.h: a macro that glslang's preprocessor would expand in a
 // recursion without bound (in the guard's preprocessing below and in the
-// parse) is refused before glslang reads the shader. The -D preamble's
-// macros are scanned with the source (its lines come first).
-std::optional<Diagnostic> runaway_macro(std::string_view source, const std::string& macros, const std::string& file) {
-  if (macros.empty() && source.find("define") == std::string_view::npos) return std::nullopt;
-  const auto found = macros.empty() ? detail::find_runaway_macro(source)
-                                    : detail::find_runaway_macro(macros + "\n" + std::string(source));
+// parse) is refused before glslang reads the shader.
+std::optional<Diagnostic> runaway_macro(const MacroCheckText& in, const std::string& file) {
+  const auto found = detail::find_runaway_macro(in.text);
   if (!found) return std::nullopt;
-  const auto preamble_lines = static_cast<std::uint32_t>(
-      macros.empty() ? 0 : std::count(macros.begin(), macros.end(), '\n') + 1);
-  const bool in_preamble = found->line <= preamble_lines;
-  return Diagnostic{Severity::Error, file, in_preamble ? 0 : found->line - preamble_lines,
-                    in_preamble ? 0 : found->column,
-                    fmt::format("'{}' : macro expansion recurses without bound: its body leaves a '(' open and {}{}",
-                                found->name,
-                                found->cycle.empty() ? std::string("a macro pastes names with '##', which may name it again")
-                                : found->cycle == found->name
-                                    ? std::string("it expands to itself")
-                                    : fmt::format("it is on the expansion path of '{}', which expands to itself", found->cycle),
-                                in_preamble ? " (a -D macro)" : "")};
+  return in.error(
+      file, found->line, found->column,
+      fmt::format("'{}' : macro expansion recurses without bound: its body leaves a '(' open and {}{}", found->name,
+                  found->cycle.empty() ? std::string("a macro pastes names with '##', which may name it again")
+                  : found->cycle == found->name
+                      ? std::string("it expands to itself")
+                      : fmt::format("it is on the expansion path of '{}', which expands to itself", found->cycle),
+                  in.in_preamble(found->line) ? " (a -D macro)" : ""));
 }
 
 // macro_expansion.h: macros that would make the shader too large when
 // glslang expands them are refused before glslang reads the shader.
-std::optional<Diagnostic> oversized_expansion(std::string_view source, const std::string& macros, const std::string& file) {
-  if (macros.empty() && source.find("define") == std::string_view::npos) return std::nullopt;
-  const auto estimate = macros.empty() ? detail::estimate_macro_expansion(source)
-                                       : detail::estimate_macro_expansion(macros + "\n" + std::string(source));
+std::optional<Diagnostic> oversized_expansion(const MacroCheckText& in, const std::string& file) {
+  const auto estimate = detail::estimate_macro_expansion(in.text);
   if (!estimate.over_limit_at_macro) return std::nullopt;
-  const auto preamble_lines = static_cast<std::uint32_t>(
-      macros.empty() ? 0 : std::count(macros.begin(), macros.end(), '\n') + 1);
-  const bool in_preamble = estimate.line <= preamble_lines;
-  return Diagnostic{Severity::Error, file, in_preamble ? 0 : estimate.line - preamble_lines,
-                    in_preamble ? 0 : estimate.column,
-                    fmt::format("'{}' : macro expansion too large: the shader's macros would add more than {} tokens "
-                                "to it or take more than {} to expand (Sluice's limits; see docs/limits.md)",
-                                *estimate.over_limit_at_macro, detail::kMaxMacroExpansionTokens,
-                                detail::kMaxMacroExpansionWork)};
+  return in.error(file, estimate.line, estimate.column,
+                  fmt::format("'{}' : macro expansion too large: the shader's macros would add more than {} tokens "
+                              "to it or take more than {} to expand (Sluice's limits; see docs/limits.md)",
+                              *estimate.over_limit_at_macro, detail::kMaxMacroExpansionTokens,
+                              detail::kMaxMacroExpansionWork));
 }
 
 void compile_here(std::string_view source, const std::string& file, ir::ShaderStage stage, const Options& options,
@@ -300,13 +310,16 @@ void compile_here(std::string_view source, const std::string& file, ir::ShaderSt
     if (!macros.empty()) shader.setPreamble(macros.c_str());
     set_environment(shader, lang, options);
   };
-  if (auto stop = runaway_macro(source, macros, file)) {
-    result.diagnostics.push_back(std::move(*stop));
-    return;
-  }
-  if (auto stop = oversized_expansion(source, macros, file)) {
-    result.diagnostics.push_back(std::move(*stop));
-    return;
+  // The macro checks, where there are macros (the -D preamble's lines
+  // come first).
+  if (!macros.empty() || source.find("define") != std::string_view::npos) {
+    const MacroCheckText text(source, macros);
+    std::optional<Diagnostic> stop = runaway_macro(text, file);
+    if (!stop) stop = oversized_expansion(text, file);
+    if (stop) {
+      result.diagnostics.push_back(std::move(*stop));
+      return;
+    }
   }
   if (needs_preprocessed_scan(source, macros, lang, options)) {
     // The guard preprocesses a copy that avoids a crash of glslang's
