@@ -60,6 +60,9 @@ PassManager::PassManager() {
        forward_stores});
   add({"loop-exit-in-header", "workaround: a loop's leading exit test becomes its condition (docs/workarounds.md)",
        loop_exit_in_header});
+  add({"loop-top-exit-test",
+       "workaround: loops left only after computing get an exit test at the top of the body (docs/workarounds.md)",
+       loop_top_exit_test});
   add({"scalar-replace-aggregates",
        "Function/Private structs and arrays accessed only with constant indices become a variable per element",
        scalar_replace_aggregates});

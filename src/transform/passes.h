@@ -69,6 +69,10 @@ PassResult convert_ifs(ir::Module& m);
 // Driver workaround (docs/workarounds.md): a Loop whose body starts by
 // testing for its exit gets that test as its condition.
 PassResult loop_exit_in_header(ir::Module& m);
+// Driver workaround (docs/workarounds.md): every Loop left only by Break,
+// and every DoLoop, gets an exit test at the top of its body that fires
+// after 2^64 iterations.
+PassResult loop_top_exit_test(ir::Module& m);
 
 // Pure instructions computed twice where the first dominates the second.
 PassResult eliminate_common_subexpressions(ir::Module& m);

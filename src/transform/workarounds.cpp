@@ -30,6 +30,11 @@ constexpr Entry kEntries[] = {
       "leave in different iterations, is seen wrongly after the loop",
       kMesa},
      nullptr},
+    {{"loop-top-exit-test",
+      "lavapipe (Mesa 22.3): a loop-carried value read after a loop left by a test placed after the value is "
+      "computed comes out as an earlier iteration left it",
+      kMesa},
+     loop_top_exit_test},
 };
 
 constexpr auto make_list() {
