@@ -11,7 +11,8 @@
 // constants are interned through the module's hash table.
 //
 // Also: Select on a constant condition becomes the chosen operand, even
-// when that operand is not a constant.
+// when that operand is not a constant; an Alias of a constant becomes the
+// constant.
 #include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
@@ -31,7 +32,8 @@ bool foldable_family(Opcode op) {
     case OpcodeFamily::Binary:
     case OpcodeFamily::BuiltIn:
     case OpcodeFamily::Construct:
-    case OpcodeFamily::Extract: return true;
+    case OpcodeFamily::Extract:
+    case OpcodeFamily::Alias: return true;  // an alias of a constant is that constant
     default: return false;
   }
 }
@@ -73,8 +75,15 @@ PassResult fold_constants(Module& m) {
           const TypeId type = m.reg(inst.result).type;
           const std::span<const Operand> operands(resolved.data(), resolved.size());
           std::optional<Operand> value;
+          if (inst.opcode == Opcode::Alias) {
+            // inline-functions leaves `r = Alias c` for a callee returning a
+            // constant; dealias removes it only at the end of -O1, so fold
+            // what uses it now (int(one()) with one() returning 2.0 is 2).
+            if (operands.size() != 1 || !operands[0].is_constant()) return {};
+            value = operands[0];
+          }
           if (inst.opcode == Opcode::Select) value = chosen_by_select(m, operands, type);
-          if (!value) {
+          if (!value && inst.opcode != Opcode::Alias) {
             if (auto c = fold::evaluate(fold::Evaluation{m, inst.opcode, inst.aux, type, operands})) value = *c;
           }
           if (!value || !subst.replace(inst.result, *value)) return {};
