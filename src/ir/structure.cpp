@@ -101,4 +101,10 @@ std::optional<bool> constant_bool(const Module& m, Operand op) {
   return c.as_bool();
 }
 
+BlockId chain_end(const Function& f, BlockId head) {
+  BlockId b = head;
+  while (f.block(b).merge.valid()) b = f.block(b).merge;
+  return b;
+}
+
 }  // namespace sluice::ir

@@ -54,6 +54,11 @@ struct BlockContext {
 // Indexed by BlockId.
 std::vector<BlockContext> compute_block_contexts(const Function& f);
 
+// The last block of the merge chain that starts at `head`: follows each
+// divergent block's merge block until a block has none (valid IR: a chain
+// is finite, and only divergent terminators name a merge block).
+BlockId chain_end(const Function& f, BlockId head);
+
 // The title the dump gives a block of this kind ("Loop Body:", "Case 3:", ...).
 const char* block_title(BlockKind kind);
 

@@ -110,8 +110,7 @@ class Inliner {
         if (!head) return {};
         // The rest of the block goes on in the chain's last block (add_block).
         const Function& fn = m_.function(f);
-        BlockId last = *head;
-        while (fn.block(last).merge.valid()) last = fn.block(last).merge;
+        const BlockId last = ir::chain_end(fn, *head);
         if (in_continue.size() < fn.blocks.size()) in_continue.resize(fn.blocks.size());
         in_continue[last.index()] = site.block.index() >= in_continue.size() || in_continue[site.block.index()];
         size_[f.index()] += cost;

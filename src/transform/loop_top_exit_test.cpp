@@ -41,6 +41,7 @@
 // loops first, so that a block a rewrite moves is never one a later rewrite
 // names. Linear.
 #include "ir/predefined.h"
+#include "ir/structure.h"
 #include "ir/traversal.h"
 #include "transform/passes.h"
 #include "transform/transformer.h"
@@ -57,17 +58,6 @@ namespace {
 // front of its body; a DoLoop gets an `If done { Break }` at the top of its
 // body. Neither where the merge block takes a value.
 enum class Placement : std::uint8_t { None, NewCondition, BodyTop };
-
-// The last block of the chain starting at `head` (the one that does not
-// merge into another).
-BlockId chain_end(const Function& f, BlockId head) {
-  BlockId b = head;
-  while (true) {
-    const auto op = f.block(b).terminator_opcode();
-    if (!op || !is_divergent(*op) || !f.block(b).merge.valid()) return b;
-    b = f.block(b).merge;
-  }
-}
 
 Placement placement(const Function& f, const Block& loop) {
   const Instruction* t = loop.terminator();
@@ -155,10 +145,10 @@ class TopExitTest {
       if (!stay) return stay.failure();
       const BlockId old_condition = f.block(loop).loop_condition(), old_body = f.block(loop).loop_body();
       const BlockId condition = f.add_block();
-      Instruction& loop_if = f.block(chain_end(f, old_condition)).instructions.back();
-      loop_if.opcode = Opcode::NextBlock;
-      loop_if.operands.clear();
-      f.block(chain_end(f, old_condition)).merge = old_body;
+      Block& condition_end = f.block(chain_end(f, old_condition));
+      condition_end.instructions.back().opcode = Opcode::NextBlock;
+      condition_end.instructions.back().operands.clear();
+      condition_end.merge = old_body;
       Block& top = f.block(condition);
       top.instructions = std::move(test);
       top.instructions.push_back(terminator(Opcode::LoopIf, where, {Operand(*stay)}));

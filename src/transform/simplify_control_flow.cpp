@@ -212,8 +212,7 @@ class Simplifier {
       return true;
     }
     // The chosen chain's last block: a Passthrough there runs the next case too.
-    BlockId last = chosen;
-    while (block(last).merge.valid()) last = block(last).merge;
+    const BlockId last = chain_end(fn(), chosen);
     if (simple_block_ending(last, Opcode::Passthrough)) return false;
     if (exit.valid() && exit != last) return false;
     if (exit.valid() && !retarget_exit(exit, merge)) return false;
