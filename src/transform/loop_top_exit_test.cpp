@@ -59,14 +59,15 @@ namespace {
 // body. Neither where the merge block takes a value.
 enum class Placement : std::uint8_t { None, NewCondition, BodyTop };
 
-Placement placement(const Function& f, const Block& loop) {
+Placement placement(const Module& m, const Function& f, const Block& loop) {
   const Instruction* t = loop.terminator();
   if (!t || (t->opcode != Opcode::Loop && t->opcode != Opcode::DoLoop)) return Placement::None;
   if (f.block(loop.merge).merge_input.valid()) return Placement::None;
   if (t->opcode == Opcode::DoLoop) return Placement::BodyTop;
   const Instruction* loop_if = f.block(chain_end(f, loop.loop_condition())).terminator();
+  // As the SPIR-V output decides it (cfg.cpp): `LoopIf true` leaves only through Break.
   const bool always = loop_if && loop_if->opcode == Opcode::LoopIf && loop_if->operands.size() == 1 &&
-                      loop_if->operands[0] == Operand(predefined::kTrue);
+                      constant_bool(m, loop_if->operands[0]) == true;
   return always ? Placement::NewCondition : Placement::None;
 }
 
@@ -85,7 +86,7 @@ class TopExitTest {
   Result<bool> run() {
     std::vector<std::pair<BlockId, Placement>> loops;
     visit(m_.function(fid_), [&](const BlockVisit& v, const Block& b) {
-      if (const Placement p = placement(m_.function(fid_), b); p != Placement::None) loops.emplace_back(v.id, p);
+      if (const Placement p = placement(m_, m_.function(fid_), b); p != Placement::None) loops.emplace_back(v.id, p);
       return VisitAction::VisitSubBlocks;
     });
     // Inner loops first (the walk is pre-order): a DoLoop's rewrite moves
