@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -133,16 +134,28 @@ std::optional<Mismatch> compare_outputs(const RunOutput& e, const RunOutput& a, 
       return Mismatch{"output locations", std::to_string(e.images[i].location), std::to_string(a.images[i].location)};
     if (auto m = compare_images(e.images[i], a.images[i], options)) return m;
   }
-  if (e.storage_buffers.size() != a.storage_buffers.size())
-    return Mismatch{"number of storage buffers", std::to_string(e.storage_buffers.size()),
-                    std::to_string(a.storage_buffers.size())};
-  for (size_t i = 0; i < e.storage_buffers.size(); ++i) {
-    const auto& be = e.storage_buffers[i];
-    const auto& ba = a.storage_buffers[i];
-    if (be.set != ba.set || be.binding != ba.binding || be.array_element != ba.array_element)
-      return Mismatch{"storage buffer bindings", fmt::format("set {} binding {}", be.set, be.binding),
-                      fmt::format("set {} binding {}", ba.set, ba.binding)};
-    if (auto m = compare_buffers(be, ba, options)) return m;
+  // Both lists are sorted by (set, binding, element). A buffer only one
+  // side declares must be one that side's run did not write: a variant may
+  // leave out a buffer its shader never uses (remove-unused-interface).
+  auto key = [](const BufferData& b) { return std::tie(b.set, b.binding, b.array_element); };
+  auto binding_text = [](const BufferData& b) {
+    return fmt::format("storage buffer '{}' (set {}, binding {}{})", b.name, b.set, b.binding,
+                       b.array_element ? fmt::format(", element {}", b.array_element) : "");
+  };
+  std::size_t i = 0, j = 0;
+  while (i < e.storage_buffers.size() || j < a.storage_buffers.size()) {
+    const BufferData* be = i < e.storage_buffers.size() ? &e.storage_buffers[i] : nullptr;
+    const BufferData* ba = j < a.storage_buffers.size() ? &a.storage_buffers[j] : nullptr;
+    if (be && ba && key(*be) == key(*ba)) {
+      if (auto m = compare_buffers(*be, *ba, options)) return m;
+      ++i, ++j;
+    } else if (be && (!ba || key(*be) < key(*ba))) {
+      if (be->written) return Mismatch{binding_text(*be), "written", "not declared"};
+      ++i;
+    } else {
+      if (ba->written) return Mismatch{binding_text(*ba), "not declared", "written"};
+      ++j;
+    }
   }
   return std::nullopt;
 }

@@ -53,6 +53,10 @@ struct BufferData {
   std::string name;
   std::vector<uint8_t> bytes;
   std::vector<ScalarSlot> slots;  // where each scalar of the block lies, for comparison
+  // False when the run left the buffer as it was bound (its contents then
+  // say nothing about the shader; a variant that does not declare the
+  // buffer at all, e.g. after remove-unused-interface, compares equal).
+  bool written = true;
 };
 
 struct RunOutput {

@@ -171,8 +171,11 @@ Result<BoundResources> bind_shader_resources(ResourceArena& arena, VkCommandBuff
           auto buffer = make_buffer(arena, module, b, e, spec, slots);
           if (!buffer) return buffer.failure();
           infos.push_back({buffer->buffer, 0, VK_WHOLE_SIZE});
-          if (b.kind == DescriptorKind::StorageBuffer)
-            bound.storage_buffers.push_back({*buffer, b.set, b.binding, e, b.name, std::move(slots)});
+          if (b.kind == DescriptorKind::StorageBuffer) {
+            const auto* initial = static_cast<const uint8_t*>(buffer->mapped);
+            bound.storage_buffers.push_back({*buffer, b.set, b.binding, e, b.name, std::move(slots),
+                                             std::vector<uint8_t>(initial, initial + buffer->size)});
+          }
         }
         w.pBufferInfo = infos.data();
         break;
@@ -230,6 +233,7 @@ std::vector<BufferData> read_storage_buffers(const BoundResources& bound) {
     const auto* bytes = static_cast<const uint8_t*>(sb.buffer.mapped);
     data.bytes.assign(bytes, bytes + sb.buffer.size);
     data.slots = sb.slots;
+    data.written = data.bytes != sb.initial;
     out.push_back(std::move(data));
   }
   return out;

@@ -21,6 +21,7 @@ struct BoundStorageBuffer {
   uint32_t set = 0, binding = 0, array_element = 0;
   std::string name;
   std::vector<ScalarSlot> slots;
+  std::vector<uint8_t> initial;  // the contents bound, to tell whether the run wrote it
 };
 
 struct BoundResources {

@@ -26,7 +26,10 @@ class VertexShaderWriter {
       const auto& d = m_.decorations(input.variable_id);
       if (d.location) decorations_ << fmt::format("OpDecorate {} Location {}\n", var, *d.location);
       if (d.component) decorations_ << fmt::format("OpDecorate {} Component {}\n", var, *d.component);
-      auto value = emit_value(input.type, d.flat);
+      // Numbered from the location, not by position in the list: a variant
+      // that leaves an unused input out (remove-unused-interface), or splits
+      // a block into its members, feeds the others the same values.
+      auto value = emit_value(input.type, d.flat, d.location.value_or(0), d.component.value_or(0));
       if (!value) return value;
       body_ << fmt::format("OpStore {} {}\n", var, *value);
       interface_ids += " " + var;
@@ -124,13 +127,34 @@ class VertexShaderWriter {
     return id;
   }
 
-  // Emits instructions computing the pattern value of a whole input.
-  Result<std::string> emit_value(uint32_t id, bool flat) {
+  // Locations a value of type `id` occupies (Vulkan "Location
+  // Assignment": a 64-bit three- or four-component vector takes two, a
+  // matrix one per column, an array or struct the sum of its elements).
+  uint32_t locations(uint32_t id) const {
+    const SpirvType& t = m_.type(id);
+    switch (t.kind) {
+      case SpirvType::Vector: return m_.type(t.element).width == 64 && t.count > 2 ? 2 : 1;
+      case SpirvType::Matrix:
+      case SpirvType::Array: return t.count * locations(t.element);
+      case SpirvType::Struct: {
+        uint32_t n = 0;
+        for (uint32_t member : t.members) n += locations(member);
+        return n;
+      }
+      default: return 1;
+    }
+  }
+
+  // Emits instructions computing the pattern value of a whole input at
+  // `location`, `component`: scalar n = 4 * location + component, the
+  // components of a vector counting on; a matrix column, an array element
+  // or a struct member starts at its own location.
+  Result<std::string> emit_value(uint32_t id, bool flat, uint32_t location, uint32_t component) {
     const SpirvType& t = m_.type(id);
     auto type = declare_type(id);
     if (!type) return type;
     if (t.kind == SpirvType::Float || t.kind == SpirvType::Int) {
-      const uint32_t n = scalar_index_++;
+      const uint32_t n = 4 * location + component;
       if (t.kind == SpirvType::Int) return constant(*type, std::to_string(n + 1));
       if (flat || t.width == 64) return constant(*type, fmt::format("{}", 0.25 * (n + 1)));
       const std::string k = constant(*type, fmt::format("{}", 0.25 * (n / 2)));
@@ -140,14 +164,27 @@ class VertexShaderWriter {
     }
     std::vector<std::string> parts;
     if (t.kind == SpirvType::Struct) {
+      uint32_t next = location;
       for (uint32_t i = 0; i < t.members.size(); ++i) {
-        auto part = emit_value(t.members[i], flat || m_.member_decorations(id, i).flat);
+        const auto& md = m_.member_decorations(id, i);
+        const uint32_t at = md.location.value_or(next);
+        auto part = emit_value(t.members[i], flat || md.flat, at, md.location ? md.component.value_or(0) : 0);
+        if (!part) return part;
+        parts.push_back(*part);
+        next = at + locations(t.members[i]);
+      }
+    } else if (t.kind == SpirvType::Vector) {
+      for (uint32_t i = 0; i < t.count; ++i) {
+        // Components past the fourth (a 64-bit vector's) spill into the next location.
+        const uint32_t c = component + i;
+        auto part = emit_value(t.element, flat, location + c / 4, c % 4);
         if (!part) return part;
         parts.push_back(*part);
       }
     } else {
+      const uint32_t stride = locations(t.element);
       for (uint32_t i = 0; i < t.count; ++i) {
-        auto part = emit_value(t.element, flat);
+        auto part = emit_value(t.element, flat, location + i * stride, 0);
         if (!part) return part;
         parts.push_back(*part);
       }
@@ -163,7 +200,6 @@ class VertexShaderWriter {
   std::ostringstream types_, decorations_, body_;
   std::set<std::string> declared_;
   uint32_t next_id_ = 0;
-  uint32_t scalar_index_ = 0;
   bool float64_ = false, int64_ = false;
 };
 

@@ -3,9 +3,14 @@
 // writes every user-defined input of the fragment shader, so that the
 // interface matches and the inputs hold deterministic values:
 //
-// Scalar number n of the fragment inputs (in location order, composites
-// expanded) receives, with (u, v) = position * 0.5 + 0.5 (so (u, v) is
-// gl_FragCoord.xy / size at each pixel for the full-screen triangle):
+// Scalar number n of the fragment inputs receives, with (u, v) = position
+// * 0.5 + 0.5 (so (u, v) is gl_FragCoord.xy / size at each pixel for the
+// full-screen triangle), where an input (or block member) at Location L,
+// Component c is n = 4L + c, the further components of a vector count on
+// from there, and each matrix column, array element and block or struct
+// member starts at the location it occupies — so the values do not depend on
+// which other inputs the shader declares, nor on whether a block's members
+// are declared as a block or one by one:
 //   32-bit float, interpolated:  (n even ? u : v) + floor(n / 2) * 0.25
 //   float declared Flat or 64-bit: 0.25 * (n + 1)
 //   integers: n + 1

@@ -14,11 +14,9 @@
 //       module). Constants that appear only after inlining and folding
 //       (an If, Switch or Loop on a now-constant condition, a vector updated
 //       through swizzles) take a round per step of the chain; the corpus
-//       needs at most 6 (docs/performance.md); then dealias. O1 keeps the shader's interface
-//       as declared: remove-unused-resources (which drops resources no
-//       instruction uses, as spirv-opt -O does) changes what reflection and
-//       the application see, so it runs only when asked for by name
-//       (--passes=...,remove-unused-resources).
+//       needs at most 6 (docs/performance.md); then remove-unused-interface
+//       (resources and inputs no instruction uses, where Vulkan lets a
+//       shader leave them out, as spirv-opt -O drops them) and dealias.
 #include "transform/pass_manager.h"
 
 #include "transform/ub_check.h"
@@ -45,8 +43,8 @@ PassManager::PassManager() {
   add({"eliminate-dead-registers", "drop unused pure instructions and unread merge inputs", eliminate_dead_registers});
   add({"remove-unused-variables", "drop Function/Private variables nobody reads", remove_unused_variables});
   add({"remove-unused-functions", "drop functions the entry point never calls", remove_unused_functions});
-  add({"remove-unused-resources", "drop uniform/buffer/sampler/shared globals no instruction uses",
-       remove_unused_resources});
+  add({"remove-unused-interface", "drop uniform/buffer/sampler/shared/input globals no instruction uses",
+       remove_unused_interface});
   add({"eliminate-dead-stores", "drop stores into Function/Private variables no live instruction reads",
        eliminate_dead_stores});
   add({"replace-uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
@@ -106,7 +104,8 @@ constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
     {"dead-registers", "eliminate-dead-registers"},
     {"unused-variables", "remove-unused-variables"},
     {"unused-functions", "remove-unused-functions"},
-    {"unused-resources", "remove-unused-resources"},
+    {"unused-resources", "remove-unused-interface"},
+    {"remove-unused-resources", "remove-unused-interface"},
     {"dead-stores", "eliminate-dead-stores"},
     {"uninitialized-loads", "replace-uninitialized-loads"},
     {"if-conversion", "convert-ifs"},
@@ -133,7 +132,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
                             "eliminate-dead-loops", "eliminate-dead-code"},
                            8},
-                     Stage{{"dealias"}, 1}}};
+                     Stage{{"remove-unused-interface", "dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};
 }
 

@@ -33,9 +33,10 @@ PassResult eliminate_unreachable_code(ir::Module& m);
 PassResult eliminate_dead_registers(ir::Module& m);
 // Function and Private variables nobody reads (their stores go too).
 PassResult remove_unused_variables(ir::Module& m);
-// Uniform, storage, push-constant, sampler/image and shared globals that no
-// instruction uses (inputs, outputs and Private variables stay).
-PassResult remove_unused_resources(ir::Module& m);
+// Uniform, storage, push-constant, sampler/image, shared and input globals
+// that no instruction uses, where Vulkan lets a shader leave them out
+// (outputs, Private variables and inputs that turn on sample shading stay).
+PassResult remove_unused_interface(ir::Module& m);
 // Functions the entry point never calls.
 PassResult remove_unused_functions(ir::Module& m);
 // The four above, in an order where each feeds the next.

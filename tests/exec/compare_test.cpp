@@ -101,3 +101,33 @@ TEST_CASE("outputs with different shapes are mismatches too") {
   REQUIRE(size.has_value());
   CHECK(size->where == "location 0 size");
 }
+
+TEST_CASE("a storage buffer only one side declares compares equal only if that side left it unwritten") {
+  BufferData used, unused;
+  used.binding = 0;
+  unused.binding = 1;
+  unused.name = "idle";
+  for (BufferData* b : {&used, &unused}) {
+    b->bytes.assign(4, 7);
+    b->slots = {{0, ScalarKind::Int, 4}};
+  }
+  unused.written = false;
+  RunOutput reference, variant;
+  reference.storage_buffers = {used, unused};
+  variant.storage_buffers = {used};  // remove-unused-interface left 'idle' out
+  CHECK_FALSE(compare_outputs(reference, variant).has_value());
+  CHECK_FALSE(compare_outputs(variant, reference).has_value());
+  reference.storage_buffers[1].written = true;  // the reference wrote it: the variant cannot just lack it
+  auto m = compare_outputs(reference, variant);
+  REQUIRE(m.has_value());
+  CHECK_THAT(m->where, Catch::Contains("'idle' (set 0, binding 1)"));
+  CHECK(m->expected == "written");
+  CHECK(m->actual == "not declared");
+  auto reversed = compare_outputs(variant, reference);
+  REQUIRE(reversed.has_value());
+  CHECK(reversed->actual == "written");
+  // Buffers both sides declare are compared whether written or not.
+  variant.storage_buffers.push_back(unused);
+  variant.storage_buffers[1].bytes[0] = 8;
+  CHECK(compare_outputs(reference, variant).has_value());
+}

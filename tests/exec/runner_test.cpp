@@ -60,12 +60,13 @@ void main() { color = vec4(uv, float(id), 1.0); })");
   auto out = runner.draw_fragment(spirv, w, h);
   REQUIRE(out.ok());
   const Image& img = out->images[0];
-  // Scalars 0 and 1 are uv.x = u and uv.y = v; scalar 2 (the int) is 3.
+  // Scalars 0 and 1 (location 0) are uv.x = u and uv.y = v; the int at
+  // location 1 is scalar 4 * 1 + 0, so it gets 5 whatever else is declared.
   for (uint32_t y = 0; y < h; ++y)
     for (uint32_t x = 0; x < w; ++x) {
       REQUIRE(img.at(x, y, 0) == Approx((x + 0.5) / w).margin(1e-5));
       REQUIRE(img.at(x, y, 1) == Approx((y + 0.5) / h).margin(1e-5));
-      REQUIRE(img.at(x, y, 2) == 3.0f);
+      REQUIRE(img.at(x, y, 2) == 5.0f);
     }
 }
 

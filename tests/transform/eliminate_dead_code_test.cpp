@@ -133,7 +133,7 @@ TEST_CASE("unused-functions removes what main never calls, renumbering calls") {
   CHECK(m.function(call.operands[0].as_function()).name.text == "used");
 }
 
-TEST_CASE("unused-resources drops resources no instruction uses, and keeps inputs and outputs") {
+TEST_CASE("remove-unused-interface drops resources and inputs no instruction uses, keeps outputs and sample shading") {
   testing::ShaderUnderTest s;
   Decorations binding0;
   binding0.binding = 0;
@@ -141,21 +141,42 @@ TEST_CASE("unused-resources drops resources no instruction uses, and keeps input
                                                     true, BlockLayout::Std140));
   const VariableId used = s.b.add_global({"params", NameSource::Interface}, block, StorageClass::Uniform,
                                          Precision::High, binding0);
-  const VariableId idle = s.b.add_global({"idle", NameSource::Interface}, block, StorageClass::Uniform,
-                                         Precision::High, binding0);
-  const VariableId shared = s.b.add_global({"shared_data", NameSource::Internal}, predefined::kFloat, StorageClass::Private);
-  (void)idle;
-  (void)shared;
+  s.b.add_global({"idle", NameSource::Interface}, block, StorageClass::Uniform, Precision::High, binding0);
+  s.b.add_global({"shared_data", NameSource::Internal}, predefined::kFloat, StorageClass::Private);
+  auto interface = [&](const char* name, TypeId type, StorageClass storage, Decorations d) {
+    s.b.add_global({name, NameSource::Interface}, type, storage, Precision::High, d);
+  };
+  Decorations sample_id, per_sample, frag_coord, location1;
+  sample_id.built_in = "SampleId";
+  per_sample.location = 1;
+  per_sample.sample = true;
+  frag_coord.built_in = "FragCoord";
+  location1.location = 1;
+  interface("gl_SampleID", predefined::kInt, StorageClass::Input, sample_id);
+  interface("per_sample", predefined::kFloat, StorageClass::Input, per_sample);
+  interface("gl_FragCoord", predefined::kVec4, StorageClass::Input, frag_coord);
+  interface("unwritten", predefined::kVec4, StorageClass::Output, location1);
   auto scale = must(s.b.load(must(s.b.emit(Opcode::AccessStructField, {used, Operand::literal(0)}))));
   s.finish_scalar(scale);
   testing::require_valid(s.m);
   const std::size_t variables = s.m.variable_count();
-  CHECK(testing::run_passes(s.m, "remove-unused-resources"));
-  CHECK(s.m.variable_count() == variables - 1);  // idle; the Private one is remove-unused-variables' business
+  CHECK(testing::run_passes(s.m, "remove-unused-interface"));
+  CHECK(s.m.variable_count() == variables - 3);  // idle, v, gl_FragCoord
   std::vector<std::string> names;
   for (std::uint32_t i = 0; i < s.m.variable_count(); ++i) names.push_back(s.m.variable(VariableId(i)).name.text);
-  CHECK(std::find(names.begin(), names.end(), "idle") == names.end());
-  CHECK(std::find(names.begin(), names.end(), "v") != names.end());  // an input nobody reads stays
+  auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+  CHECK_FALSE(has("idle"));
+  CHECK_FALSE(has("v"));  // an input nobody reads
+  CHECK_FALSE(has("gl_FragCoord"));
+  CHECK(has("params"));
+  CHECK(has("shared_data"));  // Private: remove-unused-variables' business
+  CHECK(has("gl_SampleID"));  // declared, it turns on sample shading
+  CHECK(has("per_sample"));
+  CHECK(has("unwritten"));  // outputs stay
+  CHECK(has("color"));
+  testing::require_valid(s.m);
+  CHECK_FALSE(testing::run_passes(s.m, "remove-unused-interface"));
+  // The name it had before it also dropped inputs is still accepted.
   CHECK_FALSE(testing::run_passes(s.m, "remove-unused-resources"));
 }
 

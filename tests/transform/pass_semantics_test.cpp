@@ -220,7 +220,7 @@ TEST_CASE("every pass and pipeline keeps what random programs compute") {
       "eliminate-dead-registers",
       "remove-unused-variables",
       "remove-unused-functions",
-      "remove-unused-resources",
+      "remove-unused-interface",
       "eliminate-dead-code",
       "inline-functions",
       "dealias",

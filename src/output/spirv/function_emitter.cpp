@@ -74,6 +74,7 @@ void FunctionEmitter::collect_variables() {
     for (const ir::Instruction& inst : b.instructions) {
       for (std::size_t i = 0; i < inst.operands.size(); ++i) {
         const ir::Operand op = inst.operands[i];
+        note_pointer_use(inst, i);
         if (!op.is_variable()) continue;
         const ir::VariableId v = op.as_variable();
         Local* l = local(v);

@@ -177,7 +177,35 @@ class FunctionEmitter {
   FlatMap sampled_image_of_;    // register -> index + 1: materialized at each use
   FlatMap struct_field_of_;     // pointer register -> index into struct_fields_ + 1
   FlatMap image_pointer_of_;    // image register -> the pointer it was loaded from (for image atomics)
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> struct_fields_;  // (base pointer id, member)
+  std::vector<std::pair<ir::Operand, std::uint32_t>> struct_fields_;  // (base pointer, member)
+
+  // --- Access chains (access_chains.cpp) ---
+  // An access whose pointer only further accesses use is not emitted; an
+  // access built on it names the root pointer and every index in one
+  // OpAccessChain, as spirv-opt's combine-access-chains leaves them.
+  struct Chain {
+    std::uint32_t root;                  // id of the pointer the chain starts from
+    std::vector<std::uint32_t> indices;  // ids of the indices, outermost first
+    ir::TypeId pointee;                  // the chain's result: a pointer to this
+    ir::StorageClass storage;
+    Flavour flavour;
+  };
+  std::vector<Chain> chains_;
+  FlatMap chain_of_;         // deferred access register -> index into chains_ + 1
+  FlatMap pointer_needed_;   // pointer register -> 1: something other than an access's base reads it
+  // Records, for the scan in collect_variables(), that `inst` reads its
+  // operand `i`: a pointer register read other than as an access's base
+  // is emitted where it is defined.
+  void note_pointer_use(const ir::Instruction& inst, std::size_t i);
+  // The deferred chain of `op`, or nullptr.
+  const Chain* deferred_chain(ir::Operand op) const;
+  // Emits the access with result register `r` from `root` and `indices`:
+  // deferred when only other accesses read it, else one OpAccessChain.
+  void emit_chain(const ir::Instruction& inst, std::uint32_t root, std::vector<std::uint32_t> indices,
+                  Flavour flavour);
+  // An OpAccessChain for a deferred chain, here (for a use the scan did not
+  // foresee; never cached, since here need not dominate the next use).
+  std::uint32_t materialize(const Chain& chain);
 };
 
 }  // namespace sluice::spirv::detail

@@ -51,7 +51,9 @@ void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
             inst.operands[0].is_register() ? struct_field_of_.find(inst.operands[0].value()) : nullptr;
         if (!field) return mc_.fail(fmt::format("'{}': ArrayLength needs a struct field pointer", f_.name.text));
         const auto [base, member] = struct_fields_[*field - 1];
-        const std::uint32_t length = op(spv::Op::OpArrayLength, type_id(ir::predefined::kUint), {base, member});
+        const std::uint32_t block = memory_pointer(base);
+        if (!block) return;
+        const std::uint32_t length = op(spv::Op::OpArrayLength, type_id(ir::predefined::kUint), {block, member});
         return set_result(inst, op(spv::Op::OpBitcast, type_id(ir::predefined::kInt), {length}));
       }
       return;
@@ -90,7 +92,19 @@ void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
 void FunctionEmitter::emit_access(const ir::Instruction& inst) {
   if (!inst.result.valid()) return;
   const std::uint32_t r = inst.result.index();
-  const PointerRef base = pointer(inst.operands[0]);
+  // A deferred base (access_chains.cpp) is a pointer into memory whose
+  // chain this access extends.
+  const Chain* base_chain = deferred_chain(inst.operands[0]);
+  PointerRef base;
+  if (base_chain) {
+    const ir::Type& t = m_.type(m_.reg(ir::RegisterId(inst.operands[0].value())).type);
+    base.kind = PointerRef::Kind::Memory;
+    base.pointee = t.element;
+    base.storage = t.storage;
+    base.flavour = mc_.reg_flavours[inst.operands[0].value()];
+  } else {
+    base = pointer(inst.operands[0]);
+  }
   if (base.kind == PointerRef::Kind::Invalid) return;
   if (base.kind == PointerRef::Kind::Promoted) return mc_.fail("an access into a promoted variable");
   if (inst.opcode == ir::Opcode::AccessVectorComponentMulti) {
@@ -136,15 +150,17 @@ void FunctionEmitter::emit_access(const ir::Instruction& inst) {
   } else {
     index = value(inst.operands[1]);
   }
-  const ir::Type& result_type = m_.type(m_.reg(inst.result).type);
-  const std::uint32_t pointer_type = mc_.pointer_type(result_type.element, result_type.storage, flavour);
-  const std::uint32_t id = op(spv::Op::OpAccessChain, pointer_type, {base_id, index});
-  set_result(inst, id);
   mc_.reg_flavours[r] = flavour;
   if (inst.opcode == ir::Opcode::AccessStructField) {
-    struct_fields_.emplace_back(base_id, inst.operands[1].value());
+    struct_fields_.emplace_back(inst.operands[0], inst.operands[1].value());
     struct_field_of_.set(r, static_cast<std::uint32_t>(struct_fields_.size()));
   }
+  if (base_chain) {
+    std::vector<std::uint32_t> indices = base_chain->indices;
+    indices.push_back(index);
+    return emit_chain(inst, base_chain->root, std::move(indices), flavour);
+  }
+  emit_chain(inst, base_id, {index}, flavour);
 }
 
 void FunctionEmitter::emit_extract(const ir::Instruction& inst) {

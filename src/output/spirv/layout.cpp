@@ -78,8 +78,17 @@ Flavour Layouts::normalize(ir::TypeId t, Flavour f) const {
       // Only bool differs: blocks store it as uint.
       return facts.contains_bool ? static_cast<Flavour>(layout_of(f)) : kPlain;
     case ir::TypeKind::Array:
-    case ir::TypeKind::UnsizedArray:
-      return static_cast<Flavour>(layout_of(f) | (facts.contains_matrix ? (f & kRowMajorBit) : 0));
+    case ir::TypeKind::UnsizedArray: {
+      // An array of blocks (a descriptor array) keeps the buffer bit its
+      // elements are declared with, so that the array's element type is the
+      // block an access chain into the array yields (BufferBlock before
+      // SPIR-V 1.3, as the variable's flavour says).
+      ir::TypeId element = ty.element;
+      while (m_.type(element).kind == ir::TypeKind::Array) element = m_.type(element).element;
+      const bool of_blocks = m_.type(element).kind == ir::TypeKind::Struct && m_.type(element).is_block;
+      return static_cast<Flavour>(layout_of(f) | (of_blocks ? (f & kBufferBit) : 0) |
+                                  (facts.contains_matrix ? (f & kRowMajorBit) : 0));
+    }
     case ir::TypeKind::Struct:
       return static_cast<Flavour>(layout_of(f) | (ty.is_block ? (f & kBufferBit) : 0) |
                                   (facts.contains_matrix ? (f & kRowMajorBit) : 0));

@@ -140,7 +140,8 @@ FunctionEmitter::PointerRef FunctionEmitter::pointer(ir::Operand operand) {
       return p;
     }
     p.kind = PointerRef::Kind::Memory;
-    p.id = value(operand);
+    const Chain* chain = deferred_chain(operand);
+    p.id = chain ? materialize(*chain) : value(operand);
     return p;
   }
   mc_.fail(fmt::format("'{}': an operand that should be a pointer is not one", f_.name.text));

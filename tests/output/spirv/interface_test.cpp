@@ -25,19 +25,7 @@ void require_valid_ir(const Module& m) {
   REQUIRE(problems.empty());
 }
 
-std::vector<testing::Emitted> emit_everywhere(const Module& m) {
-  require_valid_ir(m);
-  std::vector<testing::Emitted> out;
-  for (spirv::TargetEnv target : testing::all_targets()) {
-    for (bool ssa : {true, false}) {
-      spirv::Options options;
-      options.target = target;
-      options.promote_to_ssa = ssa;
-      out.push_back(testing::emit_checked(m, options));
-    }
-  }
-  return out;
-}
+using testing::emit_everywhere;
 
 }  // namespace
 

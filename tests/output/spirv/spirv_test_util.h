@@ -13,6 +13,7 @@
 #include "golden_file.h"
 #include "ir/builder.h"
 #include "output/spirv/spirv_output.h"
+#include "validator/validator.h"
 
 namespace sluice::testing {
 
@@ -57,6 +58,24 @@ inline ir::StructMember member(std::string name, ir::TypeId type,
 inline std::vector<spirv::TargetEnv> all_targets() {
   std::vector<spirv::TargetEnv> out;
   for (int i = 0; i <= static_cast<int>(spirv::TargetEnv::Spirv1_6); ++i) out.push_back(static_cast<spirv::TargetEnv>(i));
+  return out;
+}
+
+// Requires `m` to be valid IR, then emits it on every target environment,
+// with and without promotion to SSA, each module spirv-val-clean.
+inline std::vector<Emitted> emit_everywhere(const ir::Module& m) {
+  const auto problems = validator::validate(m);
+  INFO(validator::describe(m, problems));
+  REQUIRE(problems.empty());
+  std::vector<Emitted> out;
+  for (spirv::TargetEnv target : all_targets()) {
+    for (bool ssa : {true, false}) {
+      spirv::Options options;
+      options.target = target;
+      options.promote_to_ssa = ssa;
+      out.push_back(emit_checked(m, options));
+    }
+  }
   return out;
 }
 
