@@ -202,15 +202,34 @@ void CfgBuilder::translate(std::uint32_t n) {
       set_edge_value();
       return;
     case ir::Opcode::If: {
-      const std::uint32_t t = block_node(b.if_true());
-      const std::uint32_t e = b.if_false().valid() ? block_node(b.if_false()) : kNone;
-      const std::uint32_t merge = block_node(b.merge);
-      set_exit(Exit::CondBranch, t, e != kNone ? e : merge);
+      // A branch holding nothing but the `Merge [v]` into this If is left
+      // out: the header branches straight to the merge block and hands v to
+      // its input (`a && b` becomes BranchConditional a B M, M's OpPhi taking
+      // false from the header — the shape spirv-opt leaves). One side at most,
+      // so that the two targets differ.
+      const ir::BlockId merge_block = b.merge;
+      auto bare_merge = [&](ir::BlockId id) -> const ir::Instruction* {
+        if (!id.valid()) return nullptr;
+        const ir::Block& x = f_.block(id);
+        if (!x.declarations.empty() || x.instructions.size() != 1) return nullptr;
+        if (x.instructions[0].opcode != ir::Opcode::Merge) return nullptr;
+        return contexts_[id.index()].merge_target == merge_block ? &x.instructions[0] : nullptr;
+      };
+      const ir::Instruction* skip_false = bare_merge(b.if_false());
+      const ir::Instruction* skip_true = skip_false || !b.if_false().valid() ? nullptr : bare_merge(b.if_true());
+      const std::uint32_t merge = block_node(merge_block);
+      const std::uint32_t t = skip_true ? merge : block_node(b.if_true());
+      const std::uint32_t e = skip_false || !b.if_false().valid() ? merge : block_node(b.if_false());
+      set_exit(Exit::CondBranch, t, e);
       set_operand();
       cfg_.nodes[n].merge = merge;
+      if (const ir::Instruction* skipped = skip_false ? skip_false : skip_true; skipped && !skipped->operands.empty()) {
+        cfg_.nodes[n].edge_value = skipped->operands[0];
+        cfg_.nodes[n].has_edge_value = true;
+      }
       stack_.push_back(merge);
-      if (e != kNone) stack_.push_back(e);
-      stack_.push_back(t);
+      if (e != merge) stack_.push_back(e);
+      if (t != merge) stack_.push_back(t);
       return;
     }
     case ir::Opcode::Loop:

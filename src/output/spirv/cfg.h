@@ -5,7 +5,9 @@
 // continue block adds a latch node as its continue target, so the continue
 // target is never the header (the POPL'23 paper's Fig. 9 idiom). Layout:
 //
-//   If:      pre: SelectionMerge M; BranchConditional c T (F | M)
+//   If:      pre: SelectionMerge M; BranchConditional c T (F | M); a branch
+//            holding only `Merge [v]` is left out (T or F is then M itself, the
+//            header handing v to M's input: CfgNode::edge_value)
 //   Loop:    pre: Branch H;  H: LoopMerge M C; Branch Cond
 //            Cond …: LoopIf → BranchConditional c Body M
 //            Body …: Continue → Branch C;  C … (continue block or latch) → Branch H
@@ -46,7 +48,7 @@ struct CfgNode {
   std::uint32_t target[2] = {kNone, kNone};   // Branch: [0]; CondBranch: true, false
   ir::Operand operand;                        // condition, selector or return value
   bool has_operand = false;
-  ir::Operand edge_value;                     // what a Branch hands to its target's merge input
+  ir::Operand edge_value;                     // what a Branch (or an If header, to M) hands to a merge input
   bool has_edge_value = false;
   std::uint32_t merge = kNone;                // headers: the merge node
   std::uint32_t continue_target = kNone;      // loop headers

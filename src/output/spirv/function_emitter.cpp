@@ -300,8 +300,10 @@ void FunctionEmitter::emit_exit(std::uint32_t n) {
   // type), which must not come between the merge instruction and the branch.
   std::uint32_t operand = 0;
   if (node.has_operand) operand = value(node.operand);
-  if (node.exit == Exit::Branch && node.has_edge_value) {
-    const CfgNode& target = cfg_.nodes[node.target[0]];
+  if (node.has_edge_value && (node.exit == Exit::Branch || (node.exit == Exit::CondBranch && node.merge != kNone))) {
+    // A CondBranch hands a value only to its If's merge block (cfg.cpp: a
+    // branch holding only its Merge is left out).
+    const CfgNode& target = cfg_.nodes[node.exit == Exit::Branch ? node.target[0] : node.merge];
     if (target.kind == NodeKind::Block && f_.block(target.block).merge_input.valid())
       edge_values_[n] = value(node.edge_value);
   }
@@ -350,7 +352,9 @@ void FunctionEmitter::patch_phis() {
       std::uint32_t v = 0;
       if (patch.var == kNone) {
         const CfgNode& pred = cfg_.nodes[p];
-        if (pred.exit == Exit::Branch && pred.target[0] == patch.node) v = edge_values_[p];
+        const bool hands_value = (pred.exit == Exit::Branch && pred.target[0] == patch.node) ||
+                                 (pred.exit == Exit::CondBranch && pred.merge == patch.node);
+        if (hands_value) v = edge_values_[p];
       } else {
         v = ssa_->value_at_end(p, patch.var);
       }

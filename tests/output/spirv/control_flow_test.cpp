@@ -382,3 +382,52 @@ TEST_CASE("an unreachable merge block inside a continue construct still leads to
   CHECK(testing::count_of(e.text, "OpUnreachable") == 0);
   CHECK(testing::count_of(e.text, "OpLoopMerge") == 2);
 }
+
+TEST_CASE("a branch holding only its Merge is left out: the header hands its value to the merge block") {
+  // `x > 0 ? x * 2 : 7` as the front ends build `&&`, `||` and `?:`.
+  testing::ShaderFixture s;
+  IfBlocks branch = ok(s.b.branch_if(x_greater(s, 0), true, kInt));
+  s.b.set_block(branch.true_block);
+  s.terminate(Opcode::Merge, s.emit(Opcode::Mul, {s.load(s.x), s.i(2)}));
+  s.b.set_block(branch.false_block);
+  s.terminate(Opcode::Merge, s.i(7));
+  s.b.set_block(branch.merge);
+  s.store(s.o, s.b.merge_input(branch.merge));
+  s.terminate(Opcode::Return);
+  s.require_valid_ir();
+  for (spirv::TargetEnv target : testing::all_targets()) {
+    spirv::Options options;
+    options.target = target;
+    const auto e = testing::emit_checked(s.m, options);
+    CHECK(testing::count_of(e.text, "OpLabel") == 3);  // entry, the true branch, the merge block
+    const auto branches = testing::lines_with(e.text, "OpBranchConditional");
+    REQUIRE(branches.size() == 1);
+    const auto merges = testing::lines_with(e.text, "OpSelectionMerge");
+    REQUIRE(merges.size() == 1);
+    // The false target is the merge block itself.
+    const std::string merge_label = merges[0].substr(merges[0].find('%'), merges[0].find(" None") - merges[0].find('%'));
+    CHECK(branches[0].substr(branches[0].rfind(' ') + 1) == merge_label);
+    // The phi takes 7 from the header (the entry block) and x * 2 from the true branch.
+    const auto phis = testing::lines_with(e.text, "OpPhi %int %int_7");
+    CHECK(phis.size() == 1);
+  }
+}
+
+TEST_CASE("only one of two bare branches is left out, so that the two targets differ") {
+  testing::ShaderFixture s;
+  IfBlocks branch = ok(s.b.branch_if(x_greater(s, 0), true, kInt));
+  s.b.set_block(branch.true_block);
+  s.terminate(Opcode::Merge, s.i(1));
+  s.b.set_block(branch.false_block);
+  s.terminate(Opcode::Merge, s.i(2));
+  s.b.set_block(branch.merge);
+  s.store(s.o, s.b.merge_input(branch.merge));
+  s.terminate(Opcode::Return);
+  s.require_valid_ir();
+  const auto e = testing::emit_checked(s.m);
+  CHECK(testing::count_of(e.text, "OpLabel") == 3);
+  const auto phis = testing::lines_with(e.text, "OpPhi %int");
+  REQUIRE(phis.size() == 1);
+  CHECK(phis[0].find("%int_1 ") != std::string::npos);  // both values reach the phi
+  CHECK(phis[0].find("%int_2 ") != std::string::npos);
+}
