@@ -360,7 +360,20 @@ void FunctionEmitter::emit_binary(const ir::Instruction& inst) {
     case Opcode::LogicalOr: return set_result(inst, op(spv::Op::OpLogicalOr, t, {a, b}));
     case Opcode::LogicalXor: return set_result(inst, op(spv::Op::OpLogicalNotEqual, t, {a, b}));
     case Opcode::Equal: return set_result(inst, whole_equal(at, a, b));
-    case Opcode::NotEqual: return set_result(inst, op(spv::Op::OpLogicalNot, t, {whole_equal(at, a, b)}));
+    case Opcode::NotEqual: {
+      // Scalars and vectors: the negated comparison itself (any(notEqual)
+      // for vectors), one instruction less than not(all(equal)). Floats use
+      // the unordered not-equal, the negation of the ordered equal (GLSL's
+      // != is true when either side is NaN), as glslang writes it.
+      const ir::Type& ty = type_at(at);
+      if (ty.kind == ir::TypeKind::Scalar || ty.kind == ir::TypeKind::Vector) {
+        const ScalarKind kind = *ir::component_kind(m_, at);
+        const spv::Op o = comparison_ops(Opcode::NotEqualComponentwise).ops[static_cast<int>(kind)];
+        const std::uint32_t c = op(o, type_id(mc_.vector_of(ScalarKind::Bool, ir::component_count(m_, at))), {a, b});
+        return set_result(inst, ty.kind == ir::TypeKind::Vector ? op(spv::Op::OpAny, t, {c}) : c);
+      }
+      return set_result(inst, op(spv::Op::OpLogicalNot, t, {whole_equal(at, a, b)}));
+    }
     case Opcode::EqualComponentwise:
     case Opcode::NotEqualComponentwise:
     case Opcode::LessThan:
