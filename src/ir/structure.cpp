@@ -107,4 +107,11 @@ BlockId chain_end(const Function& f, BlockId head) {
   return b;
 }
 
+bool only_merges(const Function& f, BlockId b) {
+  if (!b.valid() || b.index() >= f.blocks.size()) return false;
+  const Block& block = f.block(b);
+  return block.declarations.empty() && !block.merge_input.valid() && block.instructions.size() == 1 &&
+         block.instructions[0].opcode == Opcode::Merge;
+}
+
 }  // namespace sluice::ir

@@ -59,6 +59,11 @@ std::vector<BlockContext> compute_block_contexts(const Function& f);
 // is finite, and only divergent terminators name a merge block).
 BlockId chain_end(const Function& f, BlockId head);
 
+// The block is `Merge [v]` and nothing else (no declarations, no merge
+// input): an If branch that only hands a value, or nothing, to the merge.
+// False for an invalid id.
+bool only_merges(const Function& f, BlockId b);
+
 // The title the dump gives a block of this kind ("Loop Body:", "Case 3:", ...).
 const char* block_title(BlockKind kind);
 

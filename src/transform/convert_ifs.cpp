@@ -17,6 +17,7 @@
 // block, which no other collected If owns), uses of merge inputs replaced
 // by a value are rewritten in one module-wide Substitution sweep, and the
 // dropped branch blocks are compacted away. Linear.
+#include "ir/structure.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
 #include "transform/passes.h"
@@ -28,14 +29,6 @@ namespace sluice::transform {
 using namespace ir;
 
 namespace {
-
-// The block is `Merge [v]` and nothing else; returns whether it is.
-bool only_merges(const Function& f, BlockId b) {
-  if (!b.valid() || b.index() >= f.blocks.size()) return false;
-  const Block& block = f.block(b);
-  return block.declarations.empty() && !block.merge_input.valid() && block.instructions.size() == 1 &&
-         block.instructions[0].opcode == Opcode::Merge;
-}
 
 bool selectable(const Module& m, TypeId t) {
   const TypeKind k = m.type(t).kind;

@@ -209,11 +209,8 @@ void CfgBuilder::translate(std::uint32_t n) {
       // so that the two targets differ.
       const ir::BlockId merge_block = b.merge;
       auto bare_merge = [&](ir::BlockId id) -> const ir::Instruction* {
-        if (!id.valid()) return nullptr;
-        const ir::Block& x = f_.block(id);
-        if (!x.declarations.empty() || x.instructions.size() != 1) return nullptr;
-        if (x.instructions[0].opcode != ir::Opcode::Merge) return nullptr;
-        return contexts_[id.index()].merge_target == merge_block ? &x.instructions[0] : nullptr;
+        if (!ir::only_merges(f_, id) || contexts_[id.index()].merge_target != merge_block) return nullptr;
+        return &f_.block(id).instructions[0];
       };
       const ir::Instruction* skip_false = bare_merge(b.if_false());
       const ir::Instruction* skip_true = skip_false || !b.if_false().valid() ? nullptr : bare_merge(b.if_true());
