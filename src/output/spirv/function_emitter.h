@@ -91,7 +91,10 @@ class FunctionEmitter {
     ir::StorageClass storage = ir::StorageClass::Function;
     Flavour flavour = kPlain;
   };
-  PointerRef pointer(ir::Operand op);
+  // With `materialize_chains` false, a deferred access chain
+  // (access_chains.cpp) comes back as Memory with id 0: for the access that
+  // extends it.
+  PointerRef pointer(ir::Operand op, bool materialize_chains = true);
   std::uint32_t load(const PointerRef& p);
   void store(const PointerRef& p, std::uint32_t value_id);
   // The id of a real pointer (variables, access chains); fails for others.

@@ -95,16 +95,7 @@ void FunctionEmitter::emit_access(const ir::Instruction& inst) {
   // A deferred base (access_chains.cpp) is a pointer into memory whose
   // chain this access extends.
   const Chain* base_chain = deferred_chain(inst.operands[0]);
-  PointerRef base;
-  if (base_chain) {
-    const ir::Type& t = m_.type(m_.reg(ir::RegisterId(inst.operands[0].value())).type);
-    base.kind = PointerRef::Kind::Memory;
-    base.pointee = t.element;
-    base.storage = t.storage;
-    base.flavour = mc_.reg_flavours[inst.operands[0].value()];
-  } else {
-    base = pointer(inst.operands[0]);
-  }
+  const PointerRef base = pointer(inst.operands[0], /*materialize_chains=*/false);
   if (base.kind == PointerRef::Kind::Invalid) return;
   if (base.kind == PointerRef::Kind::Promoted) return mc_.fail("an access into a promoted variable");
   if (inst.opcode == ir::Opcode::AccessVectorComponentMulti) {

@@ -93,7 +93,7 @@ std::uint32_t FunctionEmitter::value(ir::Operand operand) {
   }
 }
 
-FunctionEmitter::PointerRef FunctionEmitter::pointer(ir::Operand operand) {
+FunctionEmitter::PointerRef FunctionEmitter::pointer(ir::Operand operand, bool materialize_chains) {
   PointerRef p;
   if (operand.is_variable()) {
     const ir::VariableId v = operand.as_variable();
@@ -141,7 +141,7 @@ FunctionEmitter::PointerRef FunctionEmitter::pointer(ir::Operand operand) {
     }
     p.kind = PointerRef::Kind::Memory;
     const Chain* chain = deferred_chain(operand);
-    p.id = chain ? materialize(*chain) : value(operand);
+    p.id = chain ? (materialize_chains ? materialize(*chain) : 0) : value(operand);
     return p;
   }
   mc_.fail(fmt::format("'{}': an operand that should be a pointer is not one", f_.name.text));
