@@ -27,11 +27,21 @@
 //
 // Every variant is first run once and its results compared with the first
 // variant's (exec/compare.h's rules, as xcheck; `--max-ulps` sets the float
-// tolerance, 4 ulps by default); then it is run `--warmup`
-// plus `--repeats` times in one command buffer, each run between two
-// Vulkan timestamp queries (exec/timestamps.h), and the median of the
-// repeats is reported, with the ratio to the faster glslang variant.
+// tolerance, 4 ulps by default); then it is run W warm-up plus `--repeats`
+// timed times in one command buffer, each run between two Vulkan timestamp
+// queries (exec/timestamps.h), and the median of the repeats is reported,
+// with the ratio to the faster glslang variant.
+//
+// W is `--warmup` or, if more, as many runs as keep the GPU busy for
+// `--warmup-ms` (default 1,000 ms; a probe of 5 timed runs gives one run's
+// time; at most 10,000 runs). A count alone was not enough: on an H100
+// (580.159.04) three warm-up runs left the timed runs of a 2-5 ms dispatch
+// in a slower state of the GPU for some variants and not others, at random
+// (the same SPIR-V read 4.96 ms in one process and 17.2 ms in the next;
+// within a batch 4.96 to 28 ms), while 200 warm-up runs made all five
+// variants agree within 0.3% (docs/performance.md, "GPU run time").
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -57,6 +67,7 @@ struct BenchArgs {
   std::optional<unsigned> iter;
   unsigned grid_divisor = 1;
   unsigned warmup = 3;
+  double warmup_ms = 1000;
   unsigned repeats = 20;
   unsigned timeout_seconds = 600;
   std::string tsv;
@@ -174,6 +185,25 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// The timed runs, after a warm-up of at least `--warmup` runs and at least
+// `--warmup-ms` of GPU time (see the top of this file for why).
+struct TimedRuns {
+  Result<exec::RunOutput> output;
+  std::uint32_t warmup = 0;
+};
+TimedRuns timed_runs(exec::Runner& runner, const Variant& v, const Work& work, const BenchArgs& args) {
+  constexpr std::uint32_t kProbeRuns = 5, kMaxWarmup = 10000;
+  std::uint32_t warmup = args.warmup;
+  if (args.warmup_ms > 0) {
+    auto probe = run(runner, v, work, {0, kProbeRuns});
+    if (!probe) return {std::move(probe), 0};
+    const double per_run = probe->milliseconds.empty() ? 0 : median(probe->milliseconds);
+    const double wanted = per_run > 0 ? std::ceil(args.warmup_ms / per_run) : kMaxWarmup;
+    warmup = std::max(warmup, static_cast<std::uint32_t>(std::min<double>(wanted, kMaxWarmup)));
+  }
+  return {run(runner, v, work, {warmup, args.repeats}), warmup};
+}
+
 int run_bench(BenchArgs& args) {
   PipelineOptions options;
   options.workarounds = args.workarounds;
@@ -217,8 +247,10 @@ int run_bench(BenchArgs& args) {
   for (const std::string& w : options.workaround_names) workarounds += (workarounds.empty() ? "" : ",") + w;
   std::cout << fmt::format("device: {}\nSluice's workarounds: {}\n", runner->context().description(),
                            workarounds.empty() ? "none" : workarounds);
-  std::cout << fmt::format("median of {} timed runs after {} warm-up runs, milliseconds of GPU time (timestamps)\n\n",
-                           args.repeats, args.warmup);
+  std::cout << fmt::format(
+      "median of {} timed runs after at least {} warm-up runs and {} ms of warm-up GPU time, milliseconds of GPU "
+      "time (timestamps)\n\n",
+      args.repeats, args.warmup, args.warmup_ms);
   // Ratio columns where their variants are picked.
   auto picked = [&](std::string_view name) {
     return std::find(args.variants.begin(), args.variants.end(), name) != args.variants.end();
@@ -242,7 +274,7 @@ int run_bench(BenchArgs& args) {
   std::ofstream tsv;
   if (!args.tsv.empty()) {
     tsv.open(args.tsv);
-    tsv << "shader\tvariant\twords\tmedian_ms\tmin_ms\tmax_ms\tagrees\n";
+    tsv << "shader\tvariant\twords\tmedian_ms\tmin_ms\tmax_ms\tagrees\twarmup_runs\n";
   }
   int status = kExitOk;
   for (const std::string& path : args.files) {
@@ -294,7 +326,8 @@ int run_bench(BenchArgs& args) {
         std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
                                  mismatch->describe());
       }
-      auto timed = agrees == "error" ? once : run(*runner, v, *work, {args.warmup, args.repeats});
+      TimedRuns runs = agrees == "error" ? TimedRuns{std::move(once), 0} : timed_runs(*runner, v, *work, args);
+      auto& timed = runs.output;
       if (!timed || timed->milliseconds.empty()) {
         std::cerr << fmt::format("{}: {}: {}\n", path, v.name, timed ? "no timings" : timed.error());
         cells.push_back("error");
@@ -308,8 +341,9 @@ int run_bench(BenchArgs& args) {
       if (v.name == "sluice-O1-ub-check") o1_checked = ms;
       cells.push_back(fmt::format("{:.3f}{}", ms, agrees == "yes" ? "" : " (differs)"));
       if (agrees != "yes") status = kExitError;
-      if (tsv) tsv << fmt::format("{}\t{}\t{}\t{:.4f}\t{:.4f}\t{:.4f}\t{}\n", path, v.name, v.spirv.value->size(), ms, *lo,
-                                  *hi, agrees);
+      if (tsv)
+        tsv << fmt::format("{}\t{}\t{}\t{:.4f}\t{:.4f}\t{:.4f}\t{}\t{}\n", path, v.name, v.spirv.value->size(), ms,
+                           *lo, *hi, agrees, runs.warmup);
     }
     std::string row = fmt::format("| {} | {} {}x{}x{} |", path.substr(path.find_last_of('/') + 1),
                                   work->draw ? "draw" : "dispatch", work->x, work->y, work->z);
@@ -330,7 +364,9 @@ CommandAction add_bench_run_command(CLI::App& sub) {
   sub.add_option("--device", args->device, "cpu (lavapipe, default), gpu, or a device index");
   sub.add_option("--iter", args->iter, "GLSL: #define ITER (each shader's inner work; default: the shader's own)");
   sub.add_option("--grid-divisor", args->grid_divisor, "Divide each shader's dispatch or draw size by this (default 1)");
-  sub.add_option("--warmup", args->warmup, "Untimed runs before the timed ones (default 3)");
+  sub.add_option("--warmup", args->warmup, "Untimed runs before the timed ones, at least (default 3)");
+  sub.add_option("--warmup-ms", args->warmup_ms,
+                 "Milliseconds of GPU time the untimed runs take, at least (default 1000; 0: --warmup runs only)");
   sub.add_option("--repeats", args->repeats, "Timed runs; the median is reported (default 20)");
   sub.add_option("--timeout", args->timeout_seconds, "Seconds one submission may take (default 600)");
   sub.add_option("--tsv", args->tsv, "Also write every variant's timings here");

@@ -21,7 +21,7 @@ TEST_CASE("bench-run: sluice-O1-ub-check reports a check that fires instead of t
                             "  color = vec4(float(100 / d), 0.0, 0.0, 1.0);\n"
                             "}\n");
   const Run r = run_sluice(s, "bench-run " + quote(frag.string()) +
-                                  " --repeats 1 --warmup 0 --variants sluice-O1,sluice-O1-ub-check");
+                                  " --repeats 1 --warmup 0 --warmup-ms 0 --variants sluice-O1,sluice-O1-ub-check");
   INFO(r.out << r.err);
   CHECK(r.code == 1);
   CHECK(r.err.find("sluice-O1-ub-check: a check fired") != std::string::npos);

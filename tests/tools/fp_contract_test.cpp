@@ -116,7 +116,7 @@ TEST_CASE("fp-contract=off: xcheck and bench-run skip the variants made from Slu
   // operation more with off; the GLSL variant is skipped, not failed.
   auto words = [&](const char* contract) {
     const std::string tsv = (s.dir / (std::string(contract) + ".tsv")).string();
-    const Run b = run_sluice(s, std::string("bench-run --repeats 1 --warmup 0 --max-ulps 0 --fp-contract=") + contract +
+    const Run b = run_sluice(s, std::string("bench-run --repeats 1 --warmup 0 --warmup-ms 0 --max-ulps 0 --fp-contract=") + contract +
                                     " --variants sluice-O1,sluice-glsl --tsv " + quote(tsv) + " " + frag);
     INFO(b.out << b.err);
     CHECK(b.code == 0);
