@@ -248,8 +248,16 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   const auto index = static_cast<std::uint32_t>(cfg_.loops.size());
   cfg_.loops.emplace_back();
   index_of_[cfg_.nodes[n].block.index()] = index;
-  const std::uint32_t header = synthetic_node(NodeKind::LoopHeader, index);
+  // A Loop whose condition is one block (it ends with the LoopIf) has that
+  // block as its header: its code and the exit test follow the phis, then
+  // OpLoopMerge and the conditional branch (SPIR-V §2.11 allows a loop header
+  // to branch conditionally; spirv-opt's merge-blocks leaves this shape).
+  // Otherwise a header node of its own branches to the condition chain.
+  const ir::Block& condition_block = f_.block(b.loop_condition());
+  const bool condition_is_header =
+      !do_loop && condition_block.terminator() && condition_block.terminator()->opcode == ir::Opcode::LoopIf;
   const std::uint32_t condition = block_node(b.loop_condition());
+  const std::uint32_t header = condition_is_header ? condition : synthetic_node(NodeKind::LoopHeader, index);
   const std::uint32_t body = block_node(b.loop_body());
   const std::uint32_t cont = b.loop_continue().valid() ? block_node(b.loop_continue()) : kNone;
   const std::uint32_t merge = block_node(b.merge);
@@ -268,8 +276,11 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   CfgNode& h = cfg_.nodes[header];
   h.merge = merge;
   h.continue_target = loop.continue_target;
-  h.exit = Exit::Branch;
-  h.target[0] = do_loop ? body : condition;
+  h.loop = index;
+  if (!condition_is_header) {  // the condition block's LoopIf gives its exit when it is the header
+    h.exit = Exit::Branch;
+    h.target[0] = do_loop ? body : condition;
+  }
   if (latch != kNone) {
     cfg_.nodes[latch].exit = Exit::Branch;
     cfg_.nodes[latch].target[0] = header;
@@ -284,7 +295,7 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   } else {
     stack_.push_back(cont != kNone ? cont : latch);
     stack_.push_back(body);
-    stack_.push_back(condition);
+    if (!condition_is_header) stack_.push_back(condition);
   }
   stack_.push_back(header);
 }

@@ -1,7 +1,8 @@
 // The structured CFG of one function, built from its block tree.
 //
 // Every IR block becomes one SPIR-V block (a node); each Loop/DoLoop adds a
-// header node (OpLoopMerge, never the function's entry) and a Loop without a
+// header node (OpLoopMerge, never the function's entry) unless a Loop's
+// condition is one block, which then is the header; a Loop without a
 // continue block adds a latch node as its continue target, so the continue
 // target is never the header (the POPL'23 paper's Fig. 9 idiom). Layout:
 //
@@ -10,6 +11,8 @@
 //            header handing v to M's input: CfgNode::edge_value)
 //   Loop:    pre: Branch H;  H: LoopMerge M C; Branch Cond
 //            Cond …: LoopIf → BranchConditional c Body M
+//            (a condition of one block is the header itself:
+//            H = Cond: phis, its code, LoopMerge M C; BranchConditional c Body M)
 //            Body …: Continue → Branch C;  C … (continue block or latch) → Branch H
 //   DoLoop:  pre: Branch H;  H: LoopMerge M C; Branch Body
 //            Body …: Continue → Branch C (continue block, else the condition)
@@ -51,8 +54,8 @@ struct CfgNode {
   ir::Operand edge_value;                     // what a Branch (or an If header, to M) hands to a merge input
   bool has_edge_value = false;
   std::uint32_t merge = kNone;                // headers: the merge node
-  std::uint32_t continue_target = kNone;      // loop headers
-  std::uint32_t loop = kNone;                 // LoopHeader, Latch: index into Cfg::loops
+  std::uint32_t continue_target = kNone;      // loop headers (and only they: OpLoopMerge)
+  std::uint32_t loop = kNone;                 // loop headers, Latch: index into Cfg::loops
   std::uint32_t switch_index = kNone;         // Switch exits: index into Cfg::switches
   bool reachable = false;
   bool stub = false;                          // unreachable but named by a header: label + exit only

@@ -308,7 +308,7 @@ void FunctionEmitter::emit_exit(std::uint32_t n) {
       edge_values_[n] = value(node.edge_value);
   }
   if (node.merge != kNone) {
-    if (node.kind == NodeKind::LoopHeader)
+    if (node.continue_target != kNone)  // a loop header: its own node, or a Loop's one-block condition
       body_.op(spv::Op::OpLoopMerge, {label(node.merge), label(node.continue_target),
                                       static_cast<std::uint32_t>(spv::LoopControlMask::MaskNone)});
     else
@@ -353,7 +353,8 @@ void FunctionEmitter::patch_phis() {
       if (patch.var == kNone) {
         const CfgNode& pred = cfg_.nodes[p];
         const bool hands_value = (pred.exit == Exit::Branch && pred.target[0] == patch.node) ||
-                                 (pred.exit == Exit::CondBranch && pred.merge == patch.node);
+                                 (pred.exit == Exit::CondBranch && pred.merge == patch.node &&
+                                  pred.continue_target == kNone);  // an If header, not a loop's exit test
         if (hands_value) v = edge_values_[p];
       } else {
         v = ssa_->value_at_end(p, patch.var);
