@@ -351,8 +351,10 @@ ir::VariableId Translator::global_variable(const TIntermSymbol* s) {
   if (*storage == ir::StorageClass::Private || *storage == ir::StorageClass::Workgroup)
     name.source = ir::NameSource::Temporary;
   if (t.getBasicType() == glslang::EbtBlock && anonymous) {
-    // An anonymous block: the block's name is what the interface knows.
-    name = ir::Name{std::string(text(t.getTypeName())), ir::NameSource::Internal};
+    // An anonymous block: its variable has no name (the block's type name
+    // is what the interface knows). The GLSL output declares it anonymous
+    // again, and the SPIR-V output gives it no OpName.
+    name = ir::Name{"", ir::NameSource::Internal};
   }
   if (is_builtin_block(t)) name.source = ir::NameSource::Internal;  // gl_in, gl_out
   // A geometry output's stream, as glslang decorates it: only when the
