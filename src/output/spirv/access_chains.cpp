@@ -8,7 +8,9 @@
 //  1. collect_variables()' scan over every instruction calls
 //     note_pointer_use() for each register operand: a pointer register read
 //     other than as operand 0 of a (non-swizzle) access — by a Load, Store,
-//     call, atomic, swizzle, Alias, terminator — is marked needed.
+//     call, atomic, swizzle, Alias, terminator — is marked needed, except
+//     by a Load of Uniform or PushConstant memory, which materializes the
+//     chain where it loads (or reuses an equal load: readonly_loads.cpp).
 //  2. emit_access() builds the chain of each access: a deferred base's root
 //     and indices, plus this level's index. A needed access is emitted as
 //     one OpAccessChain of the whole chain where the IR defines it; another
@@ -30,7 +32,11 @@ void FunctionEmitter::note_pointer_use(const ir::Instruction& inst, std::size_t 
   const bool chain_base = i == 0 && ir::info(inst.opcode).family == ir::OpcodeFamily::Access &&
                           inst.opcode != ir::Opcode::AccessVectorComponentMulti;
   if (chain_base) return;
-  if (!ir::is_pointer(m_, m_.reg(ir::RegisterId(op.value())).type)) return;
+  const ir::TypeId t = m_.reg(ir::RegisterId(op.value())).type;
+  if (!ir::is_pointer(m_, t)) return;
+  // A Load of read-only memory materializes the chain itself, at the load,
+  // unless an equal load before it is reused (readonly_loads.cpp).
+  if (inst.opcode == ir::Opcode::Load && is_readonly_storage(m_.type(t).storage)) return;
   pointer_needed_.set(op.value(), 1);
 }
 

@@ -14,6 +14,8 @@
 // condition chain is part of its continue construct.
 #include "output/spirv/cfg.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ir/structure.h"
@@ -119,6 +121,13 @@ Result<Cfg> CfgBuilder::build() {
   make_stubs();
   if (!error_.empty()) return Error{error_};
   compute_preds();
+  // Each loop's `end`: loops are numbered in pre-order (the walk above
+  // translates a loop before anything inside it, and all of it before its
+  // merge block), so a loop's nest ends where its last descendant's does.
+  for (std::uint32_t l = 0; l < cfg_.loops.size(); ++l) cfg_.loops[l].end = l + 1;
+  for (std::uint32_t l = static_cast<std::uint32_t>(cfg_.loops.size()); l-- > 0;)
+    if (const std::uint32_t p = cfg_.loops[l].parent; p != kNone) cfg_.loops[p].end = std::max(cfg_.loops[p].end, cfg_.loops[l].end);
+  compute_dominators(cfg_);
   return std::move(cfg_);
 }
 
@@ -126,6 +135,7 @@ void CfgBuilder::translate(std::uint32_t n) {
   const ir::Block& b = f_.block(cfg_.nodes[n].block);
   const ir::BlockContext& scope = contexts_[cfg_.nodes[n].block.index()];
   const ir::Instruction* term = b.terminator();
+  cfg_.nodes[n].loop = scope.loop.valid() ? index_of(scope.loop) : kNone;
   const bool has_operand = !term->operands.empty();
   auto set_exit = [&](Exit e, std::uint32_t t0 = kNone, std::uint32_t t1 = kNone) {
     CfgNode& node = cfg_.nodes[n];
@@ -263,6 +273,7 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   const std::uint32_t merge = block_node(b.merge);
   const std::uint32_t latch = (!do_loop && cont == kNone) ? synthetic_node(NodeKind::Latch, index) : kNone;
   CfgLoop& loop = cfg_.loops[index];
+  loop.parent = cfg_.nodes[n].loop;  // translate() set the loop holding the Loop's own block
   loop.do_loop = do_loop;
   loop.header = header;
   loop.condition = condition;

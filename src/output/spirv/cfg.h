@@ -55,7 +55,7 @@ struct CfgNode {
   bool has_edge_value = false;
   std::uint32_t merge = kNone;                // headers: the merge node
   std::uint32_t continue_target = kNone;      // loop headers (and only they: OpLoopMerge)
-  std::uint32_t loop = kNone;                 // loop headers, Latch: index into Cfg::loops
+  std::uint32_t loop = kNone;                 // the innermost loop holding the node (a header and latch: theirs)
   std::uint32_t switch_index = kNone;         // Switch exits: index into Cfg::switches
   bool reachable = false;
   bool stub = false;                          // unreachable but named by a header: label + exit only
@@ -65,6 +65,9 @@ struct CfgNode {
 struct CfgLoop {
   bool do_loop = false;
   std::uint32_t header = kNone, continue_target = kNone, merge = kNone, condition = kNone, body = kNone;
+  // Loops are numbered in pre-order of their nesting: the loops inside
+  // this one are those numbered from it up to `end`, exclusive.
+  std::uint32_t parent = kNone, end = kNone;
 };
 
 struct CfgSwitch {
@@ -80,6 +83,22 @@ struct Cfg {
   std::vector<CfgLoop> loops;
   std::vector<CfgSwitch> switches;
   std::vector<std::uint32_t> pred_start, preds;  // CSR: predecessors among emitted nodes
+  // Dominators (dominators.cpp); kNone for nodes the entry does not reach.
+  std::vector<std::uint32_t> rpo;                // reachable nodes in reverse post-order
+  std::vector<std::uint32_t> rpo_index, idom;    // per node
+  std::vector<std::uint32_t> dom_pre, dom_post;  // per node: DFS numbers in the dominator tree
+
+  bool reachable(std::uint32_t n) const { return rpo_index[n] != kNone; }
+  // Whether loop `outer` holds loop `inner` (or is it); kNone is the
+  // function, which holds every loop and no loop holds.
+  bool loop_holds(std::uint32_t outer, std::uint32_t inner) const {
+    if (outer == kNone) return true;
+    return inner != kNone && outer <= inner && inner < loops[outer].end;
+  }
+  // Whether a dominates b (both reachable; a node dominates itself).
+  bool dominates(std::uint32_t a, std::uint32_t b) const {
+    return dom_pre[a] <= dom_pre[b] && dom_post[b] <= dom_post[a];
+  }
 
   std::span<const std::uint32_t> preds_of(std::uint32_t n) const {
     return {preds.data() + pred_start[n], preds.data() + pred_start[n + 1]};
@@ -118,6 +137,9 @@ struct Cfg {
     }
   }
 };
+
+// Fills rpo, rpo_index, idom, dom_pre and dom_post (dominators.cpp).
+void compute_dominators(Cfg& cfg);
 
 // Builds the CFG without recursion (an explicit stack walks the tree) of a
 // function of valid IR; fails on trees SPIR-V cannot express (see cfg.cpp).

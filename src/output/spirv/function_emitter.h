@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "output/spirv/cfg.h"
@@ -21,6 +22,10 @@
 #include "output/spirv/ssa.h"
 
 namespace sluice::spirv::detail {
+
+// Uniform and PushConstant memory: the shader cannot write it, so its loads
+// are reused (readonly_loads.cpp).
+bool is_readonly_storage(ir::StorageClass s);
 
 class FunctionEmitter {
  public:
@@ -209,6 +214,23 @@ class FunctionEmitter {
   // An OpAccessChain for a deferred chain, here (for a use the scan did not
   // foresee; never cached, since here need not dominate the next use).
   std::uint32_t materialize(const Chain& chain);
+
+  // --- Loads of read-only memory reused (readonly_loads.cpp) ---
+  // The key of a Load of Uniform or PushConstant memory through `pointer`
+  // (a global variable or a deferred chain), as the words root, indices...,
+  // precision; empty when the load is not one to reuse.
+  std::vector<std::uint32_t> readonly_load_key(ir::Operand pointer, ir::Precision precision) const;
+  // A value loaded by an equal load whose node dominates the current one
+  // and lies in every loop the current node does; 0 if none.
+  std::uint32_t reusable_load(const std::vector<std::uint32_t>& key) const;
+  void remember_load(std::vector<std::uint32_t> key, std::uint32_t id);
+  struct KeyHash {
+    std::size_t operator()(const std::vector<std::uint32_t>& k) const;
+  };
+  struct LoadSite {
+    std::uint32_t node, id;
+  };
+  std::unordered_map<std::vector<std::uint32_t>, std::vector<LoadSite>, KeyHash> readonly_loads_;
 };
 
 }  // namespace sluice::spirv::detail

@@ -33,6 +33,15 @@ void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
     case ir::OpcodeFamily::Construct: return emit_construct(inst);
     case ir::OpcodeFamily::Memory:
       if (inst.opcode == ir::Opcode::Load) {
+        std::vector<std::uint32_t> key =
+            inst.result.valid() ? readonly_load_key(inst.operands[0], m_.reg(inst.result).precision)
+                                : std::vector<std::uint32_t>{};
+        if (!key.empty()) {
+          if (const std::uint32_t id = reusable_load(key)) return set_result(inst, id);
+          const std::uint32_t id = load(pointer(inst.operands[0]));
+          set_result(inst, id);
+          return remember_load(std::move(key), id);
+        }
         const PointerRef p = pointer(inst.operands[0]);
         set_result(inst, load(p));
         // Image atomics need the image's pointer, not its value.

@@ -64,69 +64,17 @@ void Ssa::add_upward_use(std::uint32_t var, std::uint32_t node) {
   use_events_.emplace_back(var, node);
 }
 
-void Ssa::compute_dominators() {
-  const std::size_t count = cfg_.nodes.size();
-  rpo_index_.assign(count, kNone);
-  idom_.assign(count, kNone);
-  // Post-order by an explicit DFS stack of (node, successors visited).
-  std::vector<std::uint8_t> visited(count, 0);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, 0}};
-  visited[0] = 1;
-  std::vector<std::uint32_t> post;
-  post.reserve(cfg_.order.size());
-  while (!stack.empty()) {
-    auto& [n, i] = stack.back();
-    const std::uint32_t s = cfg_.successor(n, i);
-    if (s != kNone) {
-      ++i;
-      if (!visited[s]) {
-        visited[s] = 1;
-        stack.emplace_back(s, 0);
-      }
-      continue;
-    }
-    post.push_back(n);
-    stack.pop_back();
-  }
-  rpo_.assign(post.rbegin(), post.rend());
-  for (std::uint32_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = i;
-
-  idom_[0] = 0;
-  auto intersect = [&](std::uint32_t a, std::uint32_t b) {
-    while (a != b) {
-      while (rpo_index_[a] > rpo_index_[b]) a = idom_[a];
-      while (rpo_index_[b] > rpo_index_[a]) b = idom_[b];
-    }
-    return a;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::uint32_t i = 1; i < rpo_.size(); ++i) {
-      const std::uint32_t n = rpo_[i];
-      std::uint32_t candidate = kNone;
-      for (std::uint32_t p : cfg_.preds_of(n)) {
-        if (rpo_index_[p] == kNone || idom_[p] == kNone) continue;
-        candidate = candidate == kNone ? p : intersect(p, candidate);
-      }
-      if (candidate != idom_[n]) {
-        idom_[n] = candidate;
-        changed = true;
-      }
-    }
-  }
-}
-
 void Ssa::compute_frontiers() {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (runner, join)
   std::vector<std::uint32_t> last_join(cfg_.nodes.size(), kNone);
-  for (std::uint32_t n : rpo_) {
+  for (std::uint32_t n : cfg_.rpo) {
     const auto preds = cfg_.preds_of(n);
     std::uint32_t reachable_preds = 0;
-    for (std::uint32_t p : preds) reachable_preds += rpo_index_[p] != kNone;
+    for (std::uint32_t p : preds) reachable_preds += cfg_.rpo_index[p] != kNone;
     if (reachable_preds < 2) continue;
     for (std::uint32_t p : preds) {
-      if (rpo_index_[p] == kNone) continue;
-      for (std::uint32_t runner = p; runner != idom_[n]; runner = idom_[runner]) {
+      if (cfg_.rpo_index[p] == kNone) continue;
+      for (std::uint32_t runner = p; runner != cfg_.idom[n]; runner = cfg_.idom[runner]) {
         // A runner reached from two predecessors records the join once.
         if (last_join[runner] != n) pairs.emplace_back(runner, n);
         last_join[runner] = n;
@@ -138,7 +86,6 @@ void Ssa::compute_frontiers() {
 }
 
 void Ssa::place_phis(const std::function<std::uint32_t(std::uint32_t, std::uint32_t)>& new_phi) {
-  compute_dominators();
   compute_frontiers();
   const std::size_t count = cfg_.nodes.size();
   std::vector<std::uint32_t> live(count, 0), defined(count, 0), placed(count, 0), queued(count, 0);
@@ -165,7 +112,7 @@ void Ssa::place_phis(const std::function<std::uint32_t(std::uint32_t, std::uint3
       const std::uint32_t n = work.back();
       work.pop_back();
       for (std::uint32_t p : cfg_.preds_of(n)) {
-        if (rpo_index_[p] == kNone || live[p] == stamp || defined[p] == stamp) continue;
+        if (cfg_.rpo_index[p] == kNone || live[p] == stamp || defined[p] == stamp) continue;
         live[p] = stamp;
         work.push_back(p);
       }
@@ -216,7 +163,7 @@ void Ssa::end_node() {
 }
 
 std::uint32_t Ssa::value_at_entry(std::uint32_t node, std::uint32_t var) {
-  if (rpo_index_.empty() || rpo_index_[node] == kNone) return initial_[var];
+  if (cfg_.rpo_index.empty() || cfg_.rpo_index[node] == kNone) return initial_[var];
   // Up the dominator tree until a phi, a write or a memoized value. Per-node
   // data is scanned directly (a node has few phis and writes); long walks
   // are memoized for every node they pass (path compression), so a deep
@@ -234,7 +181,7 @@ std::uint32_t Ssa::value_at_entry(std::uint32_t node, std::uint32_t var) {
         break;
       }
     path_.push_back(x);
-    const std::uint32_t up = idom_[x];
+    const std::uint32_t up = cfg_.idom[x];
     if (up == x || up == kNone) {
       result = initial_[var];
       break;
@@ -255,7 +202,7 @@ std::uint32_t Ssa::value_at_entry(std::uint32_t node, std::uint32_t var) {
 }
 
 std::uint32_t Ssa::value_at_end(std::uint32_t node, std::uint32_t var) {
-  if (rpo_index_[node] == kNone) return 0;  // an unreachable predecessor: undefined
+  if (cfg_.rpo_index[node] == kNone) return 0;  // an unreachable predecessor: undefined
   if (const std::uint32_t* end = end_value(node, var)) return *end;
   return value_at_entry(node, var);
 }

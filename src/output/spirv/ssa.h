@@ -2,9 +2,8 @@
 // (Cytron, Ferrante, Rosen, Wegman, Zadeck, "Efficiently Computing Static
 // Single Assignment Form and the Control Dependence Graph", TOPLAS 1991):
 //
-//  1. immediate dominators by the iterative "common dominator" intersection
-//     over reverse post-order (Cooper, Harvey, Kennedy, "A Simple, Fast
-//     Dominance Algorithm", 2001, Figure 3);
+//  1. immediate dominators: the CFG's (dominators.cpp: Cooper, Harvey,
+//     Kennedy, "A Simple, Fast Dominance Algorithm", 2001, Figure 3);
 //  2. dominance frontiers: for each join block, walk up from each
 //     predecessor to the join's immediate dominator (the same paper,
 //     Figure 5);
@@ -61,10 +60,9 @@ class Ssa {
   // --- After emission: a phi operand, the value at the end of `node` ---
   std::uint32_t value_at_end(std::uint32_t node, std::uint32_t var);
 
-  bool reachable(std::uint32_t node) const { return rpo_index_[node] != kNone; }
+  bool reachable(std::uint32_t node) const { return cfg_.reachable(node); }
 
  private:
-  void compute_dominators();
   void compute_frontiers();
   std::uint32_t value_at_entry(std::uint32_t node, std::uint32_t var);
 
@@ -77,7 +75,6 @@ class Ssa {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> def_events_, use_events_;
   std::vector<std::uint32_t> last_def_node_, last_use_node_;
 
-  std::vector<std::uint32_t> rpo_, rpo_index_, idom_;
   // Dominance frontiers and phis, each as one flat array indexed by node
   // (CSR): a node's entries are [start[n], start[n + 1]).
   std::vector<std::uint32_t> frontier_start_, frontier_;

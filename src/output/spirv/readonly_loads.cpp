@@ -1,0 +1,73 @@
+// Loads of memory the shader cannot write, reused across the dominator
+// tree. Uniform and PushConstant memory keeps its value for the whole
+// invocation, so a Load of such a pointer gives what an equal Load before
+// it gave: the emitter hands out that earlier value where its node
+// dominates the current one, as spirv-opt's redundancy-elimination
+// (dominator-based value numbering) does.
+//
+// The IR's own eliminate-common-subexpressions cannot do this where the
+// earlier load is inside a loop and the later one after it (a register
+// defined in a loop is not used outside it: ir.md), the commonest case being
+// a loop condition `i < u[1]` whose value is read again after the loop.
+//
+// One restriction, from NVIDIA's driver (docs/workarounds.md, "Uniform loads
+// stay in their loop"): a load inside a loop is not replaced by one from
+// outside that loop, since a loop condition comparing with a uniform loaded
+// before the loop is the shape that driver miscompiled. So the earlier
+// load's node must lie in every loop the current node lies in.
+//
+// Bounded: each key keeps its last kSites sites, so a load costs a hash and
+// at most kSites dominance tests (two comparisons each, cfg.h).
+#include "output/spirv/function_emitter.h"
+
+namespace sluice::spirv::detail {
+namespace {
+constexpr std::size_t kSites = 4;
+}
+
+std::size_t FunctionEmitter::KeyHash::operator()(const std::vector<std::uint32_t>& k) const {
+  std::size_t h = k.size();
+  for (std::uint32_t w : k) h = h * 0x9e3779b97f4a7c15ull + w;  // Fibonacci hashing's multiplier
+  return h;
+}
+
+bool is_readonly_storage(ir::StorageClass s) {
+  return s == ir::StorageClass::Uniform || s == ir::StorageClass::PushConstant;
+}
+
+std::vector<std::uint32_t> FunctionEmitter::readonly_load_key(ir::Operand pointer, ir::Precision precision) const {
+  std::vector<std::uint32_t> key;
+  if (pointer.is_variable()) {
+    const ir::VariableId v = pointer.as_variable();
+    if (v.index() >= m_.variable_count() || !is_readonly_storage(m_.type(m_.variable(v).type).storage)) return key;
+    const std::uint32_t id = mc_.global_ids[v.index()];
+    if (id == 0) return key;
+    key.push_back(id);
+  } else if (const Chain* chain = deferred_chain(pointer)) {
+    if (!is_readonly_storage(chain->storage)) return key;
+    key.push_back(chain->root);
+    key.insert(key.end(), chain->indices.begin(), chain->indices.end());
+  } else {
+    return key;
+  }
+  key.push_back(static_cast<std::uint32_t>(precision));
+  return key;
+}
+
+std::uint32_t FunctionEmitter::reusable_load(const std::vector<std::uint32_t>& key) const {
+  const auto it = readonly_loads_.find(key);
+  if (it == readonly_loads_.end() || !cfg_.reachable(current_node_)) return 0;
+  const std::uint32_t here = cfg_.nodes[current_node_].loop;
+  for (const LoadSite& site : it->second)
+    if (cfg_.dominates(site.node, current_node_) && cfg_.loop_holds(here, cfg_.nodes[site.node].loop)) return site.id;
+  return 0;
+}
+
+void FunctionEmitter::remember_load(std::vector<std::uint32_t> key, std::uint32_t id) {
+  if (id == 0 || !cfg_.reachable(current_node_)) return;
+  std::vector<LoadSite>& sites = readonly_loads_[std::move(key)];
+  if (sites.size() == kSites) sites.erase(sites.begin());
+  sites.push_back({current_node_, id});
+}
+
+}  // namespace sluice::spirv::detail
