@@ -15,6 +15,9 @@ Statically the two SPIR-V modules (glslang -V of original.comp and of
 sluice.comp) differ only in those copies — each a Function variable stored
 once and loaded after — and in a_at/b_at being inlined; headers,
 decorations and barriers are the same (checked with spirv-dis).
+Result (2026-11-27, H200, 580.159.04, bench-run warming up by GPU time): all
+four variants read 4.962-4.963 ms in every column; the 3.9x was the GPU's
+warm-up after 3 runs, not the code (docs/performance.md, "Session 14").
 Usage: matmul_glsl_variants.py SLUICE OUTDIR
 """
 import os

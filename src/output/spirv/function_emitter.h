@@ -231,6 +231,10 @@ class FunctionEmitter {
     std::uint32_t node, id;
   };
   std::unordered_map<std::vector<std::uint32_t>, std::vector<LoadSite>, KeyHash> readonly_loads_;
+  // A deferred chain's OpAccessChain where a use needs it, or an equal one
+  // from a dominating node.
+  std::uint32_t materialize_reused(const Chain& chain);
+  std::unordered_map<std::vector<std::uint32_t>, std::vector<LoadSite>, KeyHash> chains_made_;
 };
 
 }  // namespace sluice::spirv::detail

@@ -141,7 +141,7 @@ FunctionEmitter::PointerRef FunctionEmitter::pointer(ir::Operand operand, bool m
     }
     p.kind = PointerRef::Kind::Memory;
     const Chain* chain = deferred_chain(operand);
-    p.id = chain ? (materialize_chains ? materialize(*chain) : 0) : value(operand);
+    p.id = chain ? (materialize_chains ? materialize_reused(*chain) : 0) : value(operand);
     return p;
   }
   mc_.fail(fmt::format("'{}': an operand that should be a pointer is not one", f_.name.text));

@@ -16,6 +16,9 @@
 // before the loop is the shape that driver miscompiled. So the earlier
 // load's node must lie in every loop the current node lies in.
 //
+// The OpAccessChains of deferred chains are reused the same way
+// (materialize_reused()).
+//
 // Bounded: each key keeps its last kSites sites, so a load costs a hash and
 // at most kSites dominance tests (two comparisons each, cfg.h).
 #include "output/spirv/function_emitter.h"
@@ -68,6 +71,28 @@ void FunctionEmitter::remember_load(std::vector<std::uint32_t> key, std::uint32_
   std::vector<LoadSite>& sites = readonly_loads_[std::move(key)];
   if (sites.size() == kSites) sites.erase(sites.begin());
   sites.push_back({current_node_, id});
+}
+
+// A deferred chain's OpAccessChain, or an equal one made in a node that
+// dominates this one (an address does not change, so no loop rule: the IR's
+// own eliminate-common-subexpressions already merges accesses across loops).
+// Without it, the loads of one IR access register that stay in their loops
+// would each make the chain again.
+std::uint32_t FunctionEmitter::materialize_reused(const Chain& chain) {
+  std::vector<std::uint32_t> key{chain.root, static_cast<std::uint32_t>(chain.storage), chain.flavour,
+                                 chain.pointee.index()};
+  key.insert(key.end(), chain.indices.begin(), chain.indices.end());
+  const bool reachable = cfg_.reachable(current_node_);
+  std::vector<LoadSite>& sites = chains_made_[std::move(key)];
+  if (reachable)
+    for (const LoadSite& site : sites)
+      if (cfg_.dominates(site.node, current_node_)) return site.id;
+  const std::uint32_t id = materialize(chain);
+  if (reachable) {
+    if (sites.size() == kSites) sites.erase(sites.begin());
+    sites.push_back({current_node_, id});
+  }
+  return id;
 }
 
 }  // namespace sluice::spirv::detail
