@@ -40,6 +40,15 @@ enum class StorageClass : std::uint8_t {
   Workgroup,
 };
 
+// Memory no instruction of the shader may write: uniform and push-constant
+// blocks, inputs and opaque handles (SPIR-V 2.16.2 and Vulkan's rules on
+// stores; GLSL 4.60 §4.3.3-4.3.7). The validator refuses writes there; the
+// memory passes and the SPIR-V output treat a load from it as a value.
+inline bool is_read_only(StorageClass s) {
+  return s == StorageClass::Uniform || s == StorageClass::PushConstant || s == StorageClass::UniformConstant ||
+         s == StorageClass::Input;
+}
+
 enum class ImageDim : std::uint8_t { Dim1D, Dim2D, Dim3D, Cube, Rect, Buffer, SubpassData };
 
 // Layout rules the SPIR-V output applies to a struct's members.

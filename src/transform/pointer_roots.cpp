@@ -11,15 +11,9 @@ using namespace ir;
 MemoryKind memory_kind(const Module& m, VariableId v) {
   const Variable& var = m.variable(v);
   if (var.decorations.volatile_ || !is_pointer(m, var.type)) return MemoryKind::Shared;
-  switch (m.type(var.type).storage) {
-    case StorageClass::Function:
-    case StorageClass::Private: return MemoryKind::Invocation;
-    case StorageClass::Input:
-    case StorageClass::Uniform:
-    case StorageClass::PushConstant:
-    case StorageClass::UniformConstant: return MemoryKind::ReadOnly;
-    default: return MemoryKind::Shared;
-  }
+  const StorageClass storage = m.type(var.type).storage;
+  if (storage == StorageClass::Function || storage == StorageClass::Private) return MemoryKind::Invocation;
+  return is_read_only(storage) ? MemoryKind::ReadOnly : MemoryKind::Shared;
 }
 
 std::vector<bool> parameter_variables(const Module& m) {

@@ -165,8 +165,7 @@ void check_writable_pointers(Context& ctx, const ir::Instruction& inst, const Wh
     const ir::TypeId t = ctx.usable_operand_type(inst.operands[i]);
     if (!t.valid() || ctx.m.type(t).kind != ir::TypeKind::Pointer) continue;
     const ir::StorageClass storage = ctx.m.type(t).storage;
-    if (storage == ir::StorageClass::Uniform || storage == ir::StorageClass::PushConstant ||
-        storage == ir::StorageClass::UniformConstant || storage == ir::StorageClass::Input)
+    if (ir::is_read_only(storage))
       ctx.report(fmt::format("operand {} of {} writes through a pointer to {} storage, which is read-only", i,
                              opcode_name(inst), ir::to_string(storage)),
                  w);

@@ -36,7 +36,7 @@ void FunctionEmitter::note_pointer_use(const ir::Instruction& inst, std::size_t 
   if (!ir::is_pointer(m_, t)) return;
   // A Load of read-only memory materializes the chain itself, at the load,
   // unless an equal load before it is reused (readonly_loads.cpp).
-  if (inst.opcode == ir::Opcode::Load && is_readonly_storage(m_.type(t).storage)) return;
+  if (inst.opcode == ir::Opcode::Load && reuses_loads_of(m_.type(t).storage)) return;
   pointer_needed_.set(op.value(), 1);
 }
 

@@ -23,9 +23,9 @@
 
 namespace sluice::spirv::detail {
 
-// Uniform and PushConstant memory: the shader cannot write it, so its loads
-// are reused (readonly_loads.cpp).
-bool is_readonly_storage(ir::StorageClass s);
+// Whether loads of this memory are reused across the dominator tree
+// (readonly_loads.cpp): Uniform and PushConstant.
+bool reuses_loads_of(ir::StorageClass s);
 
 class FunctionEmitter {
  public:

@@ -34,20 +34,23 @@ std::size_t FunctionEmitter::KeyHash::operator()(const std::vector<std::uint32_t
   return h;
 }
 
-bool is_readonly_storage(ir::StorageClass s) {
-  return s == ir::StorageClass::Uniform || s == ir::StorageClass::PushConstant;
+bool reuses_loads_of(ir::StorageClass s) {
+  // Of the memory the shader cannot write (ir::is_read_only), not inputs
+  // (gl_HelperInvocation changes when an invocation demotes itself) and not
+  // opaque handles, whose loads the emitter ties to their images.
+  return ir::is_read_only(s) && s != ir::StorageClass::Input && s != ir::StorageClass::UniformConstant;
 }
 
 std::vector<std::uint32_t> FunctionEmitter::readonly_load_key(ir::Operand pointer, ir::Precision precision) const {
   std::vector<std::uint32_t> key;
   if (pointer.is_variable()) {
     const ir::VariableId v = pointer.as_variable();
-    if (v.index() >= m_.variable_count() || !is_readonly_storage(m_.type(m_.variable(v).type).storage)) return key;
+    if (v.index() >= m_.variable_count() || !reuses_loads_of(m_.type(m_.variable(v).type).storage)) return key;
     const std::uint32_t id = mc_.global_ids[v.index()];
     if (id == 0) return key;
     key.push_back(id);
   } else if (const Chain* chain = deferred_chain(pointer)) {
-    if (!is_readonly_storage(chain->storage)) return key;
+    if (!reuses_loads_of(chain->storage)) return key;
     key.push_back(chain->root);
     key.insert(key.end(), chain->indices.begin(), chain->indices.end());
   } else {
