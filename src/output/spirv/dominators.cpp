@@ -3,7 +3,8 @@
 // reuse of read-only loads (readonly_loads.cpp):
 //
 //  1. reverse post-order by an explicit DFS from the entry (unreachable
-//     nodes, the stubs, get none);
+//     nodes — the placeholder merge blocks and continue targets of cfg.h —
+//     get none);
 //  2. immediate dominators by the iterative "common dominator"
 //     intersection over reverse post-order (Cooper, Harvey, Kennedy, "A
 //     Simple, Fast Dominance Algorithm", 2001, Figure 3);

@@ -163,7 +163,7 @@ void Ssa::end_node() {
 }
 
 std::uint32_t Ssa::value_at_entry(std::uint32_t node, std::uint32_t var) {
-  if (cfg_.rpo_index.empty() || cfg_.rpo_index[node] == kNone) return initial_[var];
+  if (!cfg_.reachable(node)) return initial_[var];
   // Up the dominator tree until a phi, a write or a memoized value. Per-node
   // data is scanned directly (a node has few phis and writes); long walks
   // are memoized for every node they pass (path compression), so a deep
