@@ -75,21 +75,38 @@ void FunctionEmitter::collect_variables() {
       for (std::size_t i = 0; i < inst.operands.size(); ++i) {
         const ir::Operand op = inst.operands[i];
         note_pointer_use(inst, i);
-        if (!op.is_variable()) continue;
-        const ir::VariableId v = op.as_variable();
-        Local* l = local(v);
-        if (!l) {
-          if (m_.type(m_.variable(v).type).storage != ir::StorageClass::Function) continue;
-          l = &add_local(v);
-          l->declared_in_entry = true;
-          implicit_locals_.push_back(v);
+        Local* l = nullptr;
+        bool part = false;  // a pointer to components of the local, not all of it
+        if (op.is_variable()) {
+          const ir::VariableId v = op.as_variable();
+          l = local(v);
+          if (!l) {
+            if (m_.type(m_.variable(v).type).storage != ir::StorageClass::Function) continue;
+            l = &add_local(v);
+            l->declared_in_entry = true;
+            implicit_locals_.push_back(v);
+          }
+        } else if (const std::uint32_t* s = op.is_register() ? vector_part_of_.find(op.value()) : nullptr) {
+          l = &locals_[*s - 1];
+          part = true;
+        } else {
+          continue;
+        }
+        // A swizzle or constant component of a local vector (v.xz, v.y) is
+        // read and written with the whole vector (OpVectorShuffle,
+        // OpCompositeExtract/Insert), so it keeps no variable in memory;
+        // a defining order of the blocks sees the access before its uses.
+        if (i == 0 && is_vector_part_access(inst)) {
+          vector_part_of_.set(inst.result.index(), slot_of(*l) + 1);
+          continue;
         }
         // Atomics stay in memory (SPIR-V's atomics take a pointer).
         const ir::OperandRole role = ir::operand_role(inst.opcode, i);
         const bool atomic = ir::info(inst.opcode).family == ir::OpcodeFamily::Atomic;
-        const std::uint8_t kind = atomic ? 0
-                                         : static_cast<std::uint8_t>((ir::reads_through(role) ? kRead : 0) |
-                                                                     (ir::writes_through(role) ? kWrite : 0));
+        std::uint8_t kind = atomic ? 0
+                                   : static_cast<std::uint8_t>((ir::reads_through(role) ? kRead : 0) |
+                                                               (ir::writes_through(role) ? kWrite : 0));
+        if (part && (kind & kWrite)) kind |= kRead;  // the other components are read back
         if (kind != 0) events_.push_back({slot_of(*l), n, kind});
         else l->escapes = true;
       }

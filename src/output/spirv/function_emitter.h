@@ -64,6 +64,10 @@ class FunctionEmitter {
     std::uint8_t kind;    // kRead | kWrite
   };
   std::vector<Event> events_;
+  // Pointer register -> local slot + 1: a swizzle or constant component of
+  // a Function local vector, which does not make the local escape.
+  FlatMap vector_part_of_;
+  bool is_vector_part_access(const ir::Instruction& inst) const;
   void collect_variables();
   void scan_ssa_events();  // feeds the promoted locals' events_ to Ssa and places phis
   // Feeds the reads and writes of events_ to `ssa`, for the locals that

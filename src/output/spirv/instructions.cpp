@@ -98,6 +98,12 @@ void FunctionEmitter::emit_instruction(const ir::Instruction& inst) {
   }
 }
 
+bool FunctionEmitter::is_vector_part_access(const ir::Instruction& inst) const {
+  if (!inst.result.valid()) return false;
+  if (inst.opcode == ir::Opcode::AccessVectorComponentMulti) return true;
+  return inst.opcode == ir::Opcode::AccessVectorComponent && literal_at(inst, 1);
+}
+
 void FunctionEmitter::emit_access(const ir::Instruction& inst) {
   if (!inst.result.valid()) return;
   const std::uint32_t r = inst.result.index();
@@ -106,7 +112,28 @@ void FunctionEmitter::emit_access(const ir::Instruction& inst) {
   const Chain* base_chain = deferred_chain(inst.operands[0]);
   const PointerRef base = pointer(inst.operands[0], /*materialize_chains=*/false);
   if (base.kind == PointerRef::Kind::Invalid) return;
-  if (base.kind == PointerRef::Kind::Promoted) return mc_.fail("an access into a promoted variable");
+  // A constant component of a promoted vector, directly or through a
+  // swizzle of it, is a one-component swizzle: read with
+  // OpCompositeExtract, written with OpCompositeInsert.
+  const bool promoted_base =
+      base.kind == PointerRef::Kind::Promoted ||
+      (base.kind == PointerRef::Kind::Swizzle &&
+       pointer(swizzles_[base.swizzle].base).kind == PointerRef::Kind::Promoted);
+  if (promoted_base && inst.opcode == ir::Opcode::AccessVectorComponent && literal_at(inst, 1)) {
+    const Swizzle* outer = base.kind == PointerRef::Kind::Swizzle ? &swizzles_[base.swizzle] : nullptr;
+    const std::uint32_t c = inst.operands[1].value();
+    if (!ir::is_vector(m_, base.pointee) || c >= (outer ? outer->count : ir::component_count(m_, base.pointee)))
+      return mc_.fail("a vector component out of range");
+    Swizzle s{};
+    s.count = 1;
+    s.base = outer ? outer->base : inst.operands[0];
+    s.components[0] = outer ? outer->components[c] : c;
+    swizzles_.push_back(s);
+    swizzle_of_.set(r, static_cast<std::uint32_t>(swizzles_.size()));
+    return;
+  }
+  if (base.kind == PointerRef::Kind::Promoted && inst.opcode != ir::Opcode::AccessVectorComponentMulti)
+    return mc_.fail("an access into a promoted variable");
   if (inst.opcode == ir::Opcode::AccessVectorComponentMulti) {
     Swizzle s{};
     s.count = static_cast<std::uint32_t>(inst.operands.size() - 1);

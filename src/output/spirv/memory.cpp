@@ -170,6 +170,7 @@ std::uint32_t FunctionEmitter::load(const PointerRef& p) {
     case PointerRef::Kind::Swizzle: {
       const Swizzle s = swizzles_[p.swizzle];
       const std::uint32_t whole = load(pointer(s.base));
+      if (s.count == 1) return op(spv::Op::OpCompositeExtract, type_id(p.pointee), {whole, s.components[0]});
       const std::size_t at = body_.begin(spv::Op::OpVectorShuffle);
       const std::uint32_t id = mc_.new_id();
       for (std::uint32_t w : {type_id(p.pointee), id, whole, whole}) body_.push(w);
@@ -194,6 +195,10 @@ void FunctionEmitter::store(const PointerRef& p, std::uint32_t value_id) {
       const Swizzle s = swizzles_[p.swizzle];
       const PointerRef base = pointer(s.base);
       const std::uint32_t whole = load(base);
+      if (s.count == 1) {
+        store(base, op(spv::Op::OpCompositeInsert, type_id(base.pointee), {value_id, whole, s.components[0]}));
+        return;
+      }
       const std::uint32_t n = ir::component_count(m_, base.pointee);
       std::uint32_t select[4] = {0, 1, 2, 3};
       for (std::uint32_t j = 0; j < s.count; ++j) select[s.components[j]] = n + j;

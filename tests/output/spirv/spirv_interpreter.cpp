@@ -323,10 +323,14 @@ bool Interpreter::step(std::vector<Frame>& stack, SpirvRun& out) {
       set(v);
       return true;
     }
-    case Op::OpCompositeExtract: {
-      const Words v = get(f, o(2));
-      std::uint32_t type = type_of_.at(o(2)), offset = 0;
-      for (std::uint32_t k = 3; k < inst.count; ++k) {
+    case Op::OpCompositeExtract:
+    case Op::OpCompositeInsert: {
+      // Insert: result type, id, object, composite, indices.
+      const bool insert = inst.op == Op::OpCompositeInsert;
+      const std::uint32_t whole = insert ? o(3) : o(2);
+      const Words v = get(f, whole);
+      std::uint32_t type = type_of_.at(whole), offset = 0;
+      for (std::uint32_t k = insert ? 4 : 3; k < inst.count; ++k) {
         const TypeInfo& t = types_.at(type);
         if (t.op == Op::OpTypeStruct) {
           for (std::uint32_t m = 0; m < o(k); ++m) offset += size_of(t.members[m]);
@@ -335,6 +339,13 @@ bool Interpreter::step(std::vector<Frame>& stack, SpirvRun& out) {
           offset += o(k) * size_of(t.element);
           type = t.element;
         }
+      }
+      if (insert) {
+        Words out = v;
+        const Words part = get(f, o(2));
+        std::copy(part.begin(), part.end(), out.begin() + offset);
+        set(out);
+        return true;
       }
       set(Words(v.begin() + offset, v.begin() + offset + size_of(o(0))));
       return true;
