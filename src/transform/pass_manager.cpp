@@ -156,12 +156,14 @@ Result<Pipeline> PassManager::parse_pass_list(std::string_view list) const {
 
 namespace {
 
-// Instructions in the module's functions, terminators included: the size
-// the fixpoint must not grow.
-std::size_t instruction_count(const ir::Module& m) {
+// Instructions in the module's functions, terminators included, plus one
+// per block (every output spends at least a label on a block): the size
+// the fixpoint must not grow. Counting blocks lets convert-ifs trade a
+// branch for a Load and a Select.
+std::size_t module_size(const ir::Module& m) {
   std::size_t n = 0;
   for (std::uint32_t i = 0; i < m.function_count(); ++i)
-    for (const ir::Block& b : m.function(ir::FunctionId(i)).blocks) n += b.instructions.size();
+    for (const ir::Block& b : m.function(ir::FunctionId(i)).blocks) n += b.instructions.size() + 1;
   return n;
 }
 
@@ -181,7 +183,7 @@ Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pip
       return Error{fmt::format("the input IR is invalid (before any pass):{}", list_problems(problems))};
   }
   for (const Stage& stage : pipeline.stages) {
-    std::size_t size = stage.max_rounds > 1 ? instruction_count(m) : 0;
+    std::size_t size = stage.max_rounds > 1 ? module_size(m) : 0;
     for (unsigned round = 0; round < std::max(1u, stage.max_rounds); ++round) {
       bool changed = false;
       for (const std::string& name : stage.passes) {
@@ -202,7 +204,7 @@ Result<std::vector<PassRun>> PassManager::run(ir::Module& m, const Pipeline& pip
       if (!changed) break;
       if (stage.max_rounds > 1) {
         // A round that grew the module ends the fixpoint: its next round could grow it again.
-        const std::size_t now = instruction_count(m);
+        const std::size_t now = module_size(m);
         if (now > size) break;
         size = now;
       }

@@ -73,11 +73,16 @@ TEST_CASE("O1 on the large shapes gives what the small rules predict") {
   CHECK(testing::count_instructions(m, Opcode::Sin) == 0);
   CHECK(testing::count_instructions(m, Opcode::Add) == 2 * 10000);
   CHECK(testing::count_instructions(m, Opcode::Mul) == 10000);
-  // Nested Ifs: the constant ones are gone.
+  // Nested Ifs: the constant ones are gone; of the 5000 on a run-time
+  // condition, convert-ifs turns the innermost into a Select, and in each
+  // later round of the fixpoint (8 at most) the one around it, while the
+  // computations its branches would hoist stay few.
   Module nested = testing::scale::nested_ifs(60000);
   auto nested_runs = pm.run(nested, *pm.pipeline("O1"), options);
   REQUIRE(nested_runs.ok());
-  CHECK(testing::count_instructions(nested, Opcode::If) == 5000);
+  const std::size_t ifs = testing::count_instructions(nested, Opcode::If);
+  CHECK(ifs < 5000);
+  CHECK(ifs >= 5000 - 8);
   testing::require_valid(nested);
   // Aggregates: every struct and array is split, every swizzle folded:
   // per step one Add of the running sum and the constant 0.5 remains.

@@ -24,7 +24,7 @@
 namespace sluice::spirv::detail {
 
 // Whether loads of this memory are reused across the dominator tree
-// (readonly_loads.cpp): Uniform and PushConstant.
+// (readonly_loads.cpp): Uniform, PushConstant and Input (but gl_HelperInvocation).
 bool reuses_loads_of(ir::StorageClass s);
 
 class FunctionEmitter {

@@ -1,6 +1,6 @@
 // Loads of memory the shader cannot write, reused across the dominator
-// tree. Uniform and PushConstant memory keeps its value for the whole
-// invocation, so a Load of such a pointer gives what an equal Load before
+// tree. Uniform, PushConstant and Input memory (but gl_HelperInvocation)
+// keeps its value for the whole invocation, so a Load of such a pointer gives what an equal Load before
 // it gave: the emitter hands out that earlier value where its node
 // dominates the current one, as spirv-opt's redundancy-elimination
 // (dominator-based value numbering) does.
@@ -35,10 +35,10 @@ std::size_t FunctionEmitter::KeyHash::operator()(const std::vector<std::uint32_t
 }
 
 bool reuses_loads_of(ir::StorageClass s) {
-  // Of the memory the shader cannot write (ir::is_read_only), not inputs
-  // (gl_HelperInvocation changes when an invocation demotes itself) and not
-  // opaque handles, whose loads the emitter ties to their images.
-  return ir::is_read_only(s) && s != ir::StorageClass::Input && s != ir::StorageClass::UniformConstant;
+  // Of the memory the shader cannot write (ir::is_read_only), not opaque
+  // handles, whose loads the emitter ties to their images. Of the inputs,
+  // readonly_load_key() leaves out gl_HelperInvocation.
+  return ir::is_read_only(s) && s != ir::StorageClass::UniformConstant;
 }
 
 std::vector<std::uint32_t> FunctionEmitter::readonly_load_key(ir::Operand pointer, ir::Precision precision) const {
@@ -46,6 +46,10 @@ std::vector<std::uint32_t> FunctionEmitter::readonly_load_key(ir::Operand pointe
   if (pointer.is_variable()) {
     const ir::VariableId v = pointer.as_variable();
     if (v.index() >= m_.variable_count() || !reuses_loads_of(m_.type(m_.variable(v).type).storage)) return key;
+    // gl_HelperInvocation changes when the invocation demotes itself
+    // (SPV_EXT_demote_to_helper_invocation; SPIR-V 1.6 requires it Volatile).
+    const ir::Decorations& d = m_.variable(v).decorations;
+    if (d.volatile_ || d.built_in == "HelperInvocation") return key;
     const std::uint32_t id = mc_.global_ids[v.index()];
     if (id == 0) return key;
     key.push_back(id);

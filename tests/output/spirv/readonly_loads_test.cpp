@@ -95,3 +95,24 @@ void main() {
     CHECK(loads - of_locals == 2);
   }
 }
+
+TEST_CASE("readonly loads: an input loaded in a loop's condition serves after the loop; gl_HelperInvocation never") {
+  const std::string source = std::string(kHeader) + R"(
+void main() {
+  int i = 0;
+  float f = 0.0;
+  while (i < x) { i = i + 1; f += gl_FragCoord.x; }
+  if (gl_HelperInvocation) f = 1.0;
+  o = vec4(float(x) + f, gl_FragCoord.x, float(gl_HelperInvocation), 0.0);
+})";
+  for (const auto& e : emit_glsl(source)) {
+    INFO(e.text);
+    // x: loaded in the loop's condition, reused after it.
+    CHECK(testing::count_of(e.text, "OpLoad %int %x") == 1);
+    // gl_FragCoord.x: once in the body (which does not dominate the use
+    // after the loop) and once after it.
+    CHECK(testing::count_of(e.text, "OpLoad %float %") - testing::count_of(e.text, "OpLoad %float %f") == 2);
+    // gl_HelperInvocation: loaded at each of its two uses.
+    CHECK(testing::count_of(e.text, "OpLoad %bool %gl_HelperInvocation") == 2);
+  }
+}
