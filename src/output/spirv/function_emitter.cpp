@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/structure.h"
 #include "ir/typing.h"
 
 namespace sluice::spirv::detail {
@@ -321,8 +322,16 @@ void FunctionEmitter::emit_exit(std::uint32_t n) {
     // A CondBranch hands a value only to its If's merge block (cfg.cpp: a
     // branch holding only its Merge is left out).
     const CfgNode& target = cfg_.nodes[node.exit == Exit::Branch ? node.target[0] : node.merge];
-    if (target.kind == NodeKind::Block && f_.block(target.block).merge_input.valid())
-      edge_values_[n] = value(node.edge_value);
+    if (target.kind == NodeKind::Block && f_.block(target.block).merge_input.valid()) {
+      // `false` handed along the condition's false edge is the condition
+      // (and `true` along its true edge), as spirv-opt writes `a && b`:
+      // no OpConstantFalse for it.
+      const std::optional<bool> constant = ir::constant_bool(m_, node.edge_value);
+      const bool is_condition = node.exit == Exit::CondBranch && constant &&
+                                node.target[0] != node.target[1] &&
+                                node.target[*constant ? 0 : 1] == node.merge;
+      edge_values_[n] = is_condition ? operand : value(node.edge_value);
+    }
   }
   if (node.merge != kNone) {
     if (node.continue_target != kNone)  // a loop header: its own node, or a Loop's one-block condition

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "shader_fixture.h"
+#include "spirv_interpreter.h"
 
 using namespace sluice;
 using namespace sluice::ir;
@@ -57,6 +58,39 @@ TEST_CASE("if with a merge value") {
   s.terminate(Opcode::Return);
   const auto e = golden(s, "if_with_merge_value");
   CHECK(testing::count_of(e.text, "OpPhi %int %int_1") == 1);
+}
+
+// `x > 0 && x > 10` as the front end builds it: the left-out false branch
+// hands `false` along the condition's false edge, where the condition is
+// itself false, so the phi takes the condition (as spirv-opt writes it) and
+// no OpConstantFalse is made; `x > 0 || x > 10` the same with `true`.
+TEST_CASE("a bool constant handed along its condition's edge is the condition") {
+  for (const bool is_or : {false, true}) {
+    testing::ShaderFixture s;
+    const RegisterId left = x_greater(s, 0);
+    IfBlocks branch = ok(s.b.branch_if(left, true, kBool));
+    s.b.set_block(is_or ? branch.false_block : branch.true_block);
+    s.terminate(Opcode::Merge, x_greater(s, 10));
+    s.b.set_block(is_or ? branch.true_block : branch.false_block);
+    s.terminate(Opcode::Merge, is_or ? kTrue : kFalse);
+    s.b.set_block(branch.merge);
+    s.store(s.o, s.emit(Opcode::Select, {s.b.merge_input(branch.merge), s.i(1), s.i(0)}));
+    s.terminate(Opcode::Return);
+    s.require_valid_ir();
+    for (const auto& e : testing::emit_everywhere(s.m)) {
+      INFO(e.text);
+      CHECK(testing::count_of(e.text, "OpConstantFalse") == 0);
+      CHECK(testing::count_of(e.text, "OpConstantTrue") == 0);
+      CHECK(testing::count_of(e.text, "OpPhi %bool %") == 1);
+      for (const int x : {-1, 5, 11}) {
+        const auto run = testing::run_spirv(e.words, {{"x", {static_cast<std::uint32_t>(x)}}});
+        INFO(run.error);
+        REQUIRE(run.ok);
+        const bool expected = is_or ? (x > 0 || x > 10) : (x > 0 && x > 10);
+        CHECK(run.outputs.at("o") == testing::Words{expected ? 1u : 0u});
+      }
+    }
+  }
 }
 
 TEST_CASE("nested ifs") {
