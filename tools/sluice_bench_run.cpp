@@ -9,6 +9,9 @@
 //   sluice-O1-ub-check Sluice's SPIR-V, -O1, instrumented by --ub-check
 //                      (docs/ub-check.md): its findings buffer is bound, and
 //                      a run where a check fired is reported, not timed
+//   file:PATH          the SPIR-V in PATH (binary .spv, or assembly), as
+//                      it is: a hand-edited module timed beside the others
+//                      (one shader per run then, since PATH is one module)
 //
 // `--variants` picks and orders them (default: the first five; the first
 // picked is the reference the others must agree with). `--fp-contract=off`
@@ -145,6 +148,15 @@ StepResult<std::vector<std::uint32_t>> optimized(const StepResult<std::vector<st
   return {std::move(*words), {}};
 }
 
+// A file's SPIR-V, checked by spirv-val like Sluice's own.
+StepResult<std::vector<std::uint32_t>> spirv_file(const std::string& path, const PipelineOptions& options) {
+  auto words = exec::read_spirv_file(path);
+  if (!words) return {std::nullopt, {path + ": " + words.error(), 1}};
+  if (const auto messages = spirv::validate(*words, options.spirv.target); !messages.empty())
+    return {std::nullopt, {path + " fails spirv-val: " + messages.front(), 1}};
+  return {std::move(*words), {}};
+}
+
 // The variants `names` picks, in its order.
 std::vector<Variant> variants_of(const std::string& source, const std::string& path, exec::ShaderStage stage,
                                  const PipelineOptions& options, const std::vector<std::string>& names) {
@@ -160,6 +172,7 @@ std::vector<Variant> variants_of(const std::string& source, const std::string& p
     else if (name == "sluice-O1") v.spirv = s.spirv;
     else if (name == "sluice-glsl") v.spirv = s.via_glsl;
     else if (name == "sluice-O1-ub-check") v.spirv = sluice_spirv(source, path, options, "O1", &v.ub.emplace());
+    else if (name.starts_with("file:")) v.spirv = spirv_file(name.substr(5), options);
     out.push_back(std::move(v));
   }
   return out;
@@ -215,7 +228,8 @@ int run_bench(BenchArgs& args) {
   if (args.variants.empty())
     args.variants.assign(variant_names().begin(), variant_names().begin() + kDefaultVariants);
   for (const std::string& name : args.variants)
-    if (std::find(variant_names().begin(), variant_names().end(), name) == variant_names().end()) {
+    if (!name.starts_with("file:") &&
+        std::find(variant_names().begin(), variant_names().end(), name) == variant_names().end()) {
       std::string known;
       for (const std::string& n : variant_names()) known += (known.empty() ? "" : ", ") + n;
       std::cerr << fmt::format("sluice: error: unknown --variants name '{}' ({})\n", name, known);
@@ -378,7 +392,8 @@ CommandAction add_bench_run_command(CLI::App& sub) {
                  "0: bit for bit)");
   sub.add_option("--variants", args->variants,
                  "Variants to run, in order, comma-separated; the first is the reference (default: glslang, "
-                 "glslang+spirv-opt, sluice-O0, sluice-O1, sluice-glsl; also sluice-O1-ub-check)")
+                 "glslang+spirv-opt, sluice-O0, sluice-O1, sluice-glsl; also sluice-O1-ub-check, and file:PATH for "
+                 "the SPIR-V in PATH)")
       ->delimiter(',');
   sub.footer("--fp-contract=off applies to Sluice's SPIR-V variants (sluice-O0, sluice-O1, sluice-O1-ub-check); "
              "glslang's variants of a GLSL file are glslang's own, and those made from Sluice's GLSL are skipped.\n"

@@ -6,7 +6,7 @@
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
 //       eliminate-dead-stores → eliminate-dead-loops → eliminate-dead-code
-//       repeated to a fixpoint:
+//       → merge-continue-blocks repeated to a fixpoint:
 //       while any of them changes something, for at most 8 rounds, and only
 //       while a round leaves the module no larger than it found it (each
 //       round is linear, so the pipeline is too; the cap and the size rule
@@ -67,7 +67,9 @@ PassManager::PassManager() {
   add({"eliminate-dead-loops",
        "loops whose only effect is writing Function/Private variables nothing outside them reads",
        eliminate_dead_loops});
-  add({"convert-ifs", "If whose branches only merge becomes a Select (or nothing)", convert_ifs});
+  add({"convert-ifs", "If whose branches only compute, store into locals and merge becomes Selects", convert_ifs});
+  add({"merge-continue-blocks", "a continue block only the body's end reaches moves into that end",
+       merge_continue_blocks});
   add({"eliminate-dead-code",
        "eliminate-unreachable-code, remove-unused-functions, remove-unused-variables, eliminate-dead-registers",
        eliminate_dead_code});
@@ -130,7 +132,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
     return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
                      Stage{{"scalar-replace-aggregates", "replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
-                            "eliminate-dead-loops", "eliminate-dead-code"},
+                            "eliminate-dead-loops", "eliminate-dead-code", "merge-continue-blocks"},
                            8},
                      Stage{{"remove-unused-interface", "dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};

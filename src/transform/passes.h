@@ -64,8 +64,12 @@ PassResult eliminate_dead_loops(ir::Module& m);
 // Function/Private structs and arrays accessed only through constant
 // indices (and whole Loads and Stores) become one variable per element.
 PassResult scalar_replace_aggregates(ir::Module& m);
-// If whose branches only merge: NextBlock, the merge input a Select.
+// If whose branches compute a few values, store them into locals and
+// merge: straight-line code and a Select per value.
 PassResult convert_ifs(ir::Module& m);
+// A loop's continue block that only the end of its body reaches moves into
+// that end.
+PassResult merge_continue_blocks(ir::Module& m);
 
 // Driver workaround (docs/workarounds.md): a Loop whose body starts by
 // testing for its exit gets that test as its condition.

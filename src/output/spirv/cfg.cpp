@@ -177,8 +177,9 @@ void CfgBuilder::translate(std::uint32_t n) {
       const std::uint32_t l = index_of(scope.loop);
       if (l == kNone) return;
       const CfgLoop& loop = cfg_.loops[l];
-      if (scope.chain_kind == ir::BlockKind::LoopContinue) {
-        // The end of the continue block: on to the next iteration's test.
+      if (scope.chain_kind == ir::BlockKind::LoopContinue || loop.continue_target == n) {
+        // The end of the continue block (or of a body that is the continue
+        // target): on to the next iteration's test.
         set_exit(Exit::Branch, loop.do_loop ? loop.condition : loop.header);
       } else {
         set_exit(Exit::Branch, loop.continue_target);
@@ -271,7 +272,15 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   const std::uint32_t body = block_node(b.loop_body());
   const std::uint32_t cont = b.loop_continue().valid() ? block_node(b.loop_continue()) : kNone;
   const std::uint32_t merge = block_node(b.merge);
-  const std::uint32_t latch = (!do_loop && cont == kNone) ? synthetic_node(NodeKind::Latch, index) : kNone;
+  // A Loop without continue block whose body is one block (it ends with
+  // the Continue) has that block as its continue target: no empty latch,
+  // the shape spirv-opt leaves (Mesa runs a continue construct apart from
+  // the body behind a flag: merge_continue_blocks.cpp).
+  const ir::Block& body_block = f_.block(b.loop_body());
+  const bool body_continues = !do_loop && cont == kNone && body_block.terminator() &&
+                              body_block.terminator()->opcode == ir::Opcode::Continue;
+  const std::uint32_t latch =
+      (!do_loop && cont == kNone && !body_continues) ? synthetic_node(NodeKind::Latch, index) : kNone;
   CfgLoop& loop = cfg_.loops[index];
   loop.parent = cfg_.nodes[n].loop;  // translate() set the loop holding the Loop's own block
   loop.do_loop = do_loop;
@@ -279,7 +288,7 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   loop.condition = condition;
   loop.body = body;
   loop.merge = merge;
-  loop.continue_target = cont != kNone ? cont : (do_loop ? condition : latch);
+  loop.continue_target = cont != kNone ? cont : (do_loop ? condition : body_continues ? body : latch);
 
   CfgNode& pre = cfg_.nodes[n];
   pre.exit = Exit::Branch;
@@ -304,7 +313,7 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
     if (cont != kNone) stack_.push_back(cont);
     stack_.push_back(body);
   } else {
-    stack_.push_back(cont != kNone ? cont : latch);
+    if (cont != kNone || latch != kNone) stack_.push_back(cont != kNone ? cont : latch);
     stack_.push_back(body);
     if (!condition_is_header) stack_.push_back(condition);
   }

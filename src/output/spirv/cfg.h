@@ -4,7 +4,8 @@
 // header node (OpLoopMerge, never the function's entry) unless a Loop's
 // condition is one block, which then is the header; a Loop without a
 // continue block adds a latch node as its continue target, so the continue
-// target is never the header (the POPL'23 paper's Fig. 9 idiom). Layout:
+// target is never the header (the POPL'23 paper's Fig. 9 idiom), unless its
+// body is one block: that block is then the continue target. Layout:
 //
 //   If:      pre: SelectionMerge M; BranchConditional c T (F | M); a branch
 //            holding only `Merge [v]` is left out (T or F is then M itself, the
@@ -14,6 +15,7 @@
 //            (a condition of one block is the header itself:
 //            H = Cond: phis, its code, LoopMerge M C; BranchConditional c Body M)
 //            Body …: Continue → Branch C;  C … (continue block or latch) → Branch H
+//            (a one-block Body without continue block is C: Body: Continue → Branch H)
 //   DoLoop:  pre: Branch H;  H: LoopMerge M C; Branch Body
 //            Body …: Continue → Branch C (continue block, else the condition)
 //            continue block … → Branch Cond;  Cond …: LoopIf → BranchConditional c H M

@@ -96,7 +96,7 @@ void main() {
   }
 }
 
-TEST_CASE("readonly loads: an input loaded in a loop's condition serves after the loop; gl_HelperInvocation never") {
+TEST_CASE("readonly loads: an input loaded in a loop's condition serves after the loop, but gl_HelperInvocation never") {
   const std::string source = std::string(kHeader) + R"(
 void main() {
   int i = 0;
