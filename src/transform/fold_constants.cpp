@@ -12,7 +12,10 @@
 //
 // Also: Select on a constant condition becomes the chosen operand, even
 // when that operand is not a constant; an Alias of a constant becomes the
-// constant.
+// constant; a float division by a constant becomes a multiplication by its
+// reciprocal (by_reciprocal() says when).
+#include <cmath>
+
 #include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
@@ -59,6 +62,40 @@ std::optional<Operand> chosen_by_select(const Module& m, std::span<const Operand
   return pick;
 }
 
+// x / c, for a float32 constant c, as x * (1 / c). Vulkan lets OpFDiv be
+// off by 2.5 ULP when the divisor's magnitude is in [2^-126, 2^126]
+// (Vulkan 1.3, "Precision and Operation of SPIR-V Instructions"); the
+// product with the rounded reciprocal is off by at most about 1 ULP, so it
+// is one of the results the division may give, and what drivers and
+// spirv-opt compute for it anyway. A divisor outside that range, a
+// specialization constant and doubles keep the division.
+std::optional<Operand> reciprocal_of(Module& m, Operand divisor, TypeId type) {
+  if (!divisor.is_constant() || fold::depends_on_spec_constant(m, divisor.as_constant())) return std::nullopt;
+  const Type& t = m.type(type);
+  const TypeId scalar = t.kind == TypeKind::Vector ? t.element : type;
+  if (m.type(scalar).kind != TypeKind::Scalar || m.type(scalar).scalar != ScalarKind::Float ||
+      m.type(scalar).width != 32)
+    return std::nullopt;
+  auto one_over = [&](ConstantId c) -> std::optional<ConstantId> {
+    const float f = m.constant(c).as_float();
+    const float magnitude = std::fabs(f);
+    if (!(magnitude >= 0x1p-126f && magnitude <= 0x1p126f)) return std::nullopt;  // NaN fails too
+    return m.float_constant(1.0f / f);
+  };
+  const Constant& c = m.constant(divisor.as_constant());
+  if (!c.is_composite()) {
+    const auto r = one_over(divisor.as_constant());
+    return r ? std::optional<Operand>(Operand(*r)) : std::nullopt;
+  }
+  std::vector<ConstantId> parts;
+  for (ConstantId part : std::vector<ConstantId>(c.components.begin(), c.components.end())) {
+    const auto r = one_over(part);
+    if (!r) return std::nullopt;
+    parts.push_back(*r);
+  }
+  return Operand(m.composite_constant(type, parts));
+}
+
 }  // namespace
 
 PassResult fold_constants(Module& m) {
@@ -68,6 +105,7 @@ PassResult fold_constants(Module& m) {
       [&](FunctionId f, BlockId entry) -> Status {
         Substitution subst;
         OperandList resolved;
+        bool rewritten = false;
         auto walked = transform_block(m, f, entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
           if (site.is_terminator || !inst.result.valid() || !foldable_family(inst.opcode)) return {};
           resolved.assign(inst.operands.begin(), inst.operands.end());
@@ -86,10 +124,21 @@ PassResult fold_constants(Module& m) {
           if (!value && inst.opcode != Opcode::Alias) {
             if (auto c = fold::evaluate(fold::Evaluation{m, inst.opcode, inst.aux, type, operands})) value = *c;
           }
+          if (!value && inst.opcode == Opcode::Div && operands.size() == 2) {
+            if (const auto r = reciprocal_of(m, operands[1], type)) {
+              const Operand mul_operands[] = {operands[0], *r};
+              auto mul = make_with_result_id(m, Opcode::Mul, inst.result, mul_operands);
+              if (!mul) return {};
+              mul->location = inst.location;
+              rewritten = true;
+              return {Transform::add(std::move(*mul))};
+            }
+          }
           if (!value || !subst.replace(inst.result, *value)) return {};
           return {Transform::remove()};
         });
         if (!walked) return walked;
+        changed = changed || rewritten;
         if (!subst.empty()) {
           subst.apply(m.function(f));
           changed = true;

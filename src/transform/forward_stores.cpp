@@ -20,7 +20,8 @@
 // seen, and (c) P is not inside a loop the record is outside of: the walk
 // opens a new loop epoch at each loop's condition, body and continue
 // blocks, and only records of the current epoch or later are used there
-// (the back edge would bring values the walk has not seen yet). A DoLoop
+// (the back edge would bring values the walk has not seen yet), unless the
+// function never writes the variable (note_only_loaded()). A DoLoop
 // that nothing continues has no back edge (the inliner's wrapper): its body
 // is no new epoch. A Loop whose condition, evaluated with the values known
 // on entry (constants only: its Loads forwarded, its pure instructions
@@ -111,7 +112,8 @@ class StoreForwarding {
  public:
   explicit StoreForwarding(Module& m)
       : m_(m), candidate_(m.variable_count()), private_(m.variable_count()),
-        version_(m.variable_count()), latest_(m.variable_count(), kNone), roots_(m), lanes_(m) {
+        only_loaded_(m.variable_count(), 0), version_(m.variable_count()), latest_(m.variable_count(), kNone),
+        roots_(m), lanes_(m) {
     for (std::uint32_t v = 0; v < m.variable_count(); ++v) {
       const Variable& var = m.variable(VariableId(v));
       if (!is_invocation_memory(m, VariableId(v))) continue;
@@ -266,6 +268,7 @@ class StoreForwarding {
     lanes_.clear();
     stores_through_.clear();
     note_index_bounds(f);
+    note_only_loaded(f);
     const DominanceTree tree = dominance_tree(f);
     const ControlEdges edges = compute_control_edges(f);
     struct Frame {
@@ -319,7 +322,8 @@ class StoreForwarding {
     const std::uint32_t i = latest_[v.index()];
     if (i == kNone) return std::nullopt;
     const Record& r = records_[i];
-    if (r.version != version_[v.index()] || r.epoch < barrier_) return std::nullopt;
+    if (r.version != version_[v.index()]) return std::nullopt;
+    if (r.epoch < barrier_ && only_loaded_[v.index()] != kOnlyLoaded) return std::nullopt;
     if (private_[v.index()] && r.calls != calls_) return std::nullopt;
     return r.value;
   }
@@ -350,6 +354,29 @@ class StoreForwarding {
         auto [it, fresh] = index_bound_.emplace(inst.operands[1].value(), indexed.count);
         if (!fresh) it->second = std::min(it->second, indexed.count);
       }
+      return VisitAction::VisitSubBlocks;
+    });
+  }
+
+  // Function locals with an initializer that this function uses only as
+  // the pointer of whole Loads (no Store, Access, call argument or update
+  // anywhere): every Load gives the initializer, inside loops too, since no
+  // back edge can bring another value (the issue's "loads of never-written
+  // locals": an inlined `in` parameter bound to a constant, read in a loop).
+  void note_only_loaded(const Function& f) {
+    for (std::uint32_t v : only_loaded_seen_) only_loaded_[v] = 0;
+    only_loaded_seen_.clear();
+    visit(f, [&](const BlockVisit&, const Block& b) {
+      for (const Instruction& inst : b.instructions)
+        for (std::size_t k = 0; k < inst.operands.size(); ++k) {
+          const Operand o = inst.operands[k];
+          if (!o.is_variable() || o.value() >= candidate_.size() || !candidate_[o.value()] || private_[o.value()] ||
+              !m_.variable(o.as_variable()).initializer.valid())
+            continue;
+          std::uint8_t& mark = only_loaded_[o.value()];
+          if (mark == 0) only_loaded_seen_.push_back(o.value());
+          mark = inst.opcode == Opcode::Load && k == 0 && mark != kWrittenHere ? kOnlyLoaded : kWrittenHere;
+        }
       return VisitAction::VisitSubBlocks;
     });
   }
@@ -423,6 +450,9 @@ class StoreForwarding {
   Module& m_;
   FunctionId fid_;
   std::vector<bool> candidate_, private_;
+  static constexpr std::uint8_t kOnlyLoaded = 1, kWrittenHere = 2;
+  std::vector<std::uint8_t> only_loaded_;        // per variable, for this function: 0, kOnlyLoaded, kWrittenHere
+  std::vector<std::uint32_t> only_loaded_seen_;  // the variables marked, to clear for the next function
   std::vector<std::uint32_t> version_, latest_;
   const PointerRoots roots_;
   std::unordered_map<std::uint32_t, ComponentAccess> component_;  // component access of a variable -> its lanes
