@@ -129,7 +129,7 @@ struct Variant {
 
 StepResult<std::vector<std::uint32_t>> sluice_spirv(const std::string& source, const std::string& path,
                                                     PipelineOptions options, const char* level, UbMap* ub = nullptr) {
-  options.opt_level = level;
+  set_opt_level(options, level);
   options.ub_check = ub != nullptr;
   auto module = compile_to_ir(source, path, options, nullptr, nullptr, ub);
   if (!module.ok()) return {std::nullopt, module.failure};

@@ -117,7 +117,7 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
            stage == "rchit" || stage == "rmiss" || stage == "rcall")
     return fmt::format("the '{}' shader stage is not supported (vert, frag, comp, geom, tesc or tese)", stage);
   else if (!stage.empty()) return fmt::format("unknown stage '{}' (vert, frag, comp, geom, tesc or tese)", stage);
-  if (options.opt_level == "O0") options.spirv.promote_to_ssa = false;
+  set_opt_level(options, options.opt_level);
   if (options.fp_contract != "on" && options.fp_contract != "off")
     return fmt::format("unknown --fp-contract '{}' (on or off)", options.fp_contract);
   options.spirv.no_contraction = options.fp_contract == "off";
@@ -127,6 +127,11 @@ std::string finish_pipeline_options(PipelineOptions& options, const std::string&
     options.workaround_names = std::move(*names);
   }
   return {};
+}
+
+void set_opt_level(PipelineOptions& options, const std::string& level) {
+  options.opt_level = level;
+  options.spirv.promote_to_ssa = level != "O0";
 }
 
 std::string input_language(const PipelineOptions& options, const std::string& display_name) {

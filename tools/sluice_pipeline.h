@@ -55,6 +55,9 @@ struct PipelineOptions {
 void add_pipeline_options(CLI::App& sub, PipelineOptions& options);
 // --fp-contract=on|off (compile, render, xcheck and bench-run share it).
 void add_fp_contract_option(CLI::App& sub, std::string& fp_contract);
+// Sets the -O level and what it means beyond the pass pipeline: -O0 keeps
+// every variable in memory in the SPIR-V output (no promotion to SSA).
+void set_opt_level(PipelineOptions& options, const std::string& level);
 // Converts the string-valued options after parsing; an error message or empty.
 std::string finish_pipeline_options(PipelineOptions& options, const std::string& target_env,
                                     const std::string& glsl_version, const std::string& glsl_flavour,
