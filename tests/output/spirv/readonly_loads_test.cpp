@@ -11,8 +11,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "frontend/glsl/glsl_frontend.h"
-#include "spirv_test_util.h"
+#include "glsl_fragment.h"
 
 using namespace sluice;
 
@@ -20,14 +19,11 @@ namespace {
 
 // Emitted on every target, with promotion to SSA (the default) and without.
 std::vector<testing::Emitted> emit_glsl(const std::string& source) {
-  glsl_in::Options o;
-  o.stage = ir::ShaderStage::Fragment;
-  glsl_in::Result r = glsl_in::compile(source, "shader.frag", o);
-  REQUIRE(r.module.has_value());
-  std::vector<testing::Emitted> out = testing::emit_everywhere(*r.module);
+  const ir::Module m = testing::glsl_fragment_module(source);
+  std::vector<testing::Emitted> out = testing::emit_everywhere(m);
   spirv::Options memory;
   memory.promote_to_ssa = false;
-  out.push_back(testing::emit_checked(*r.module, memory));
+  out.push_back(testing::emit_checked(m, memory));
   return out;
 }
 

@@ -12,21 +12,15 @@
 
 #include <catch2/catch.hpp>
 
-#include "frontend/glsl/glsl_frontend.h"
+#include "glsl_fragment.h"
 #include "spirv_interpreter.h"
-#include "spirv_test_util.h"
 
 using namespace sluice;
 
 namespace {
 
-std::vector<testing::Emitted> emit_glsl(const std::string& source) {
-  glsl_in::Options o;
-  o.stage = ir::ShaderStage::Fragment;
-  glsl_in::Result r = glsl_in::compile(source, "shader.frag", o);
-  REQUIRE(r.module.has_value());
-  return testing::emit_everywhere(*r.module);  // promoted and in memory, every target
-}
+// Promoted and in memory, every target.
+std::vector<testing::Emitted> emit_glsl(const std::string& source) { return testing::emit_glsl_fragment(source); }
 
 testing::Words floats(std::initializer_list<float> values) {
   testing::Words w;
