@@ -92,6 +92,21 @@ inline std::string_view name(Opcode op) { return info(op).name; }
 OperandRole operand_role(Opcode op, std::size_t i);
 
 inline bool is_terminator(Opcode op) { return info(op).family == OpcodeFamily::Control; }
+// A computation on values: no side effects, no memory, no image, no call
+// (the Unary, Binary, BuiltIn, Construct and Extract families). Passes that
+// fold, recompute or move instructions start from this.
+inline bool is_pure_computation(Opcode op) {
+  const OpcodeInfo& oi = info(op);
+  if (oi.has_side_effects) return false;
+  switch (oi.family) {
+    case OpcodeFamily::Unary:
+    case OpcodeFamily::Binary:
+    case OpcodeFamily::BuiltIn:
+    case OpcodeFamily::Construct:
+    case OpcodeFamily::Extract: return true;
+    default: return false;
+  }
+}
 // Terminators that own sub-blocks and a merge block.
 inline bool is_divergent(Opcode op) {
   return op == Opcode::If || op == Opcode::Loop || op == Opcode::DoLoop || op == Opcode::Switch ||

@@ -121,14 +121,7 @@ class IfConversion {
 
   // Whether the computation `inst` may run although its branch would not.
   bool speculatable(const Instruction& inst) const {
-    const OpcodeInfo& info = ir::info(inst.opcode);
-    if (info.has_side_effects || is_derivative(inst.opcode)) return false;
-    switch (info.family) {
-      case OpcodeFamily::Unary: case OpcodeFamily::Binary: case OpcodeFamily::BuiltIn:
-      case OpcodeFamily::Construct: case OpcodeFamily::Extract:
-        break;
-      default: return false;
-    }
+    if (!is_pure_computation(inst.opcode) || is_derivative(inst.opcode)) return false;
     for (std::size_t i = 0; i < inst.operands.size(); ++i) {
       const OperandRole role = operand_role(inst.opcode, i);
       if (role != OperandRole::Value && role != OperandRole::Literal) return false;

@@ -46,19 +46,12 @@ using namespace ir;
 
 namespace {
 
+// Computations (ir::is_pure_computation), address arithmetic and texture
+// sampling.
 bool is_pure(Opcode op) {
   const OpcodeInfo& oi = info(op);
-  if (oi.has_side_effects) return false;
-  switch (oi.family) {
-    case OpcodeFamily::Access:
-    case OpcodeFamily::Extract:
-    case OpcodeFamily::Construct:
-    case OpcodeFamily::Unary:
-    case OpcodeFamily::Binary:
-    case OpcodeFamily::BuiltIn:
-    case OpcodeFamily::Texture: return true;
-    default: return false;
-  }
+  return is_pure_computation(op) ||
+         (!oi.has_side_effects && (oi.family == OpcodeFamily::Access || oi.family == OpcodeFamily::Texture));
 }
 
 bool is_commutative(Opcode op) {

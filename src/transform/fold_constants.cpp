@@ -28,17 +28,8 @@ using namespace ir;
 namespace {
 
 bool foldable_family(Opcode op) {
-  const OpcodeInfo& oi = info(op);
-  if (oi.has_side_effects) return false;
-  switch (oi.family) {
-    case OpcodeFamily::Unary:
-    case OpcodeFamily::Binary:
-    case OpcodeFamily::BuiltIn:
-    case OpcodeFamily::Construct:
-    case OpcodeFamily::Extract:
-    case OpcodeFamily::Alias: return true;  // an alias of a constant is that constant
-    default: return false;
-  }
+  // An alias of a constant is that constant.
+  return is_pure_computation(op) || (info(op).family == OpcodeFamily::Alias && !info(op).has_side_effects);
 }
 
 // select(c, a, b) with a constant c whose components all agree.

@@ -240,11 +240,7 @@ class StoreForwarding {
         values[inst.result.index()] = subst_.resolve(*value);
         continue;
       }
-      const OpcodeInfo& oi = info(inst.opcode);
-      const bool pure = !oi.has_side_effects && (oi.family == OpcodeFamily::Unary || oi.family == OpcodeFamily::Binary ||
-                                                 oi.family == OpcodeFamily::BuiltIn || oi.family == OpcodeFamily::Construct ||
-                                                 oi.family == OpcodeFamily::Extract);
-      if (!pure) return false;
+      if (!is_pure_computation(inst.opcode)) return false;
       operands.clear();
       for (const Operand& o : inst.operands) {
         operands.push_back(value_of(o));

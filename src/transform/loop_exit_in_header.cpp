@@ -73,17 +73,7 @@ namespace {
 bool read_only_or_private(const Module& m, VariableId v) { return memory_kind(m, v) != MemoryKind::Shared; }
 
 bool computes_only(Opcode op) {
-  const OpcodeInfo& oi = info(op);
-  if (oi.has_side_effects) return false;
-  switch (oi.family) {
-    case OpcodeFamily::Access:
-    case OpcodeFamily::Extract:
-    case OpcodeFamily::Construct:
-    case OpcodeFamily::Unary:
-    case OpcodeFamily::Binary:
-    case OpcodeFamily::BuiltIn: return true;
-    default: return false;
-  }
+  return is_pure_computation(op) || (info(op).family == OpcodeFamily::Access && !info(op).has_side_effects);
 }
 
 bool only_breaks(const Function& f, BlockId b) {

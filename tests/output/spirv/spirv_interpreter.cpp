@@ -341,10 +341,10 @@ bool Interpreter::step(std::vector<Frame>& stack, SpirvRun& out) {
         }
       }
       if (insert) {
-        Words out = v;
+        Words inserted = v;
         const Words part = get(f, o(2));
-        std::copy(part.begin(), part.end(), out.begin() + offset);
-        set(out);
+        std::copy(part.begin(), part.end(), inserted.begin() + offset);
+        set(inserted);
         return true;
       }
       set(Words(v.begin() + offset, v.begin() + offset + size_of(o(0))));
