@@ -236,6 +236,17 @@ StepResult<ir::Module> compile_to_ir(const std::string& source, const std::strin
     out.failure = {fmt::format("sluice: error: internal: {}\n", ran.error()), 2};
     return out;
   }
+  // The passes may prove that no check can fire (a guarded value known to be
+  // safe) and drop every report, and remove-unused-interface the findings
+  // buffer with them: the map then says there is no buffer to read, as for
+  // a shader with nothing to check.
+  if (options.ub_check && ub_map && ub_map->sites > 0) {
+    const bool declared = std::any_of(module->globals().begin(), module->globals().end(), [&](ir::VariableId v) {
+      const ir::Decorations& d = module->variable(v).decorations;
+      return d.set == ub_map->set && d.binding == ub_map->binding;
+    });
+    if (!declared) ub_map->sites = 0;
+  }
   // Workarounds come last, so no pass undoes the shape they make.
   if (!options.workaround_names.empty()) {
     auto applied = transform::apply_workarounds(*module, options.workaround_names);

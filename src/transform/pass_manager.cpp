@@ -6,7 +6,7 @@
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
 //       eliminate-dead-stores → eliminate-dead-loops → eliminate-dead-code
-//       → merge-continue-blocks repeated to a fixpoint:
+//       → private-to-local → merge-continue-blocks repeated to a fixpoint:
 //       while any of them changes something, for at most 8 rounds, and only
 //       while a round leaves the module no larger than it found it (each
 //       round is linear, so the pipeline is too; the cap and the size rule
@@ -68,6 +68,7 @@ PassManager::PassManager() {
        "loops whose only effect is writing Function/Private variables nothing outside them reads",
        eliminate_dead_loops});
   add({"convert-ifs", "If whose branches only compute, store into locals and merge becomes Selects", convert_ifs});
+  add({"private-to-local", "a Private global only the entry point uses becomes its local", private_to_local});
   add({"merge-continue-blocks", "a continue block only the body's end reaches moves into that end",
        merge_continue_blocks});
   add({"eliminate-dead-code",
@@ -132,7 +133,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
     return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
                      Stage{{"scalar-replace-aggregates", "replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
-                            "eliminate-dead-loops", "eliminate-dead-code", "merge-continue-blocks"},
+                            "eliminate-dead-loops", "eliminate-dead-code", "private-to-local", "merge-continue-blocks"},
                            8},
                      Stage{{"remove-unused-interface", "dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};

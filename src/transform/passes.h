@@ -70,6 +70,8 @@ PassResult convert_ifs(ir::Module& m);
 // A loop's continue block that only the end of its body reaches moves into
 // that end.
 PassResult merge_continue_blocks(ir::Module& m);
+// Private globals only the entry point's function uses become its locals.
+PassResult private_to_local(ir::Module& m);
 
 // Driver workaround (docs/workarounds.md): a Loop whose body starts by
 // testing for its exit gets that test as its condition.
