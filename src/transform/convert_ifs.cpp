@@ -45,9 +45,11 @@
 #include <optional>
 #include <unordered_set>
 
+#include "ir/constant_index.h"
 #include "ir/structure.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
+#include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/pointer_roots.h"
 #include "transform/substitution.h"
@@ -127,31 +129,27 @@ class IfConversion {
       if (role != OperandRole::Value && role != OperandRole::Literal) return false;
     }
     if (inst.opcode == Opcode::IMod) return false;
-    if (inst.opcode == Opcode::Div && inst.result.valid() && is_integer_like(m_.reg(inst.result).type)) return false;
+    if (inst.opcode == Opcode::Div && inst.result.valid() &&
+        component_kind(m_, m_.reg(inst.result).type) != ScalarKind::Float)
+      return false;
     if (inst.opcode == Opcode::ExtractVectorComponentDynamic || inst.opcode == Opcode::ExtractArrayElement ||
         inst.opcode == Opcode::ExtractMatrixColumn)
       return constant_index_in(inst.operands[0], inst.operands[1]);
     return inst.opcode != Opcode::ConstructSampledImage;
   }
 
-  bool is_integer_like(TypeId t) const {
-    const Type& ty = m_.type(t);
-    const Type& s = ty.kind == TypeKind::Vector ? m_.type(ty.element) : ty;
-    return s.kind == TypeKind::Scalar && s.scalar != ScalarKind::Float;
-  }
-
-  // Whether `index` is a constant below the length of `composite`'s type (a
-  // value, or the pointee of a pointer).
+  // Whether `index` is a constant inside `composite`'s type (a value, or
+  // the pointee of a pointer) of fixed length (ir/constant_index.h).
   bool constant_index_in(Operand composite, Operand index) const {
-    if (!index.is_constant()) return false;
-    const Constant& c = m_.constant(index.as_constant());
-    if (c.spec_id || c.spec_op != SpecOp::None || c.is_composite()) return false;
+    if (!index.is_constant() || fold::depends_on_spec_constant(m_, index.as_constant()) ||
+        m_.constant(index.as_constant()).is_composite())
+      return false;
     TypeId t = m_.type_of(composite);
     if (m_.type(t).kind == TypeKind::Pointer) t = m_.type(t).element;
     const Type& ty = m_.type(t);
     if (ty.kind != TypeKind::Vector && ty.kind != TypeKind::Matrix && ty.kind != TypeKind::Array) return false;
-    if (ty.kind == TypeKind::Array && ty.length.valid()) return false;
-    return c.bits < ty.count;
+    if (ty.kind == TypeKind::Array && ty.length.valid()) return false;  // a specialization-constant length
+    return !constant_index_out_of_range(m_, t, index.as_constant());
   }
 
   std::optional<BranchPlan> plan(BlockId branch, std::size_t& budget) const {
