@@ -32,7 +32,9 @@
 // read (C99 §6.10.3.4; glslang's busy flag), so an expansion nests at most
 // |S| levels of S's macros: the members share one size, with one
 // coefficient k for every parameter, starting from a busy name's 1 token
-// and recomputed from the bodies |S| times (or until it stops changing).
+// (and, for a call, its arguments once: k = 1, since a busy call stays in
+// the text as it is) and recomputed from the bodies |S| times (or until it
+// stops changing).
 //
 // Bounds on the estimate's own work: the rounds of all cycles together read
 // at most kRoundBudget body tokens and the sizing does at most kStepBudget
@@ -325,8 +327,11 @@ MacroExpansionEstimate estimate_macro_expansion(std::string_view source, std::ui
     const std::uint64_t rounds = members.size();
     const bool within_budget = rounds <= round_budget / std::max<std::uint64_t>(body_tokens, 1);
     if (within_budget) round_budget -= rounds * body_tokens;
-    // The shared size: c and one k, for what a use makes and what it costs.
-    std::uint64_t out = 1, work = 1, out_k = 0, work_k = 0;
+    // The shared size: c and one k, for what a use makes and what it costs,
+    // starting from a busy use: its name, and for a call its arguments once
+    // (a busy call is not expanded but stays, arguments and all, in the
+    // text: `#define D(x) e D(x) x x` makes three copies of x per level).
+    std::uint64_t out = 1, work = 1, out_k = 1, work_k = 1;
     if (!within_budget) out = work = out_k = work_k = kCap;
     const auto set_shared = [&] {
       for (const std::size_t v : members) {

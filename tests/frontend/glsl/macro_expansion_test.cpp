@@ -91,6 +91,9 @@ TEST_CASE("the exponential shapes are refused before glslang expands them") {
   for (int i = 1; i <= 25; ++i) pasting += fmt::format("#define A{} (CAT(A, {})+CAT(A, {}))\n", i, i - 1, i - 1);
   std::string nested = "(x)";
   for (int i = 0; i < 25; ++i) nested = "D(" + nested + ")";
+  // Sixteen levels: 2^16 copies would pass the limit, 3^16 do not.
+  std::string nested16 = "x";
+  for (int i = 0; i < 16; ++i) nested16 = "D(" + nested16 + ")";
   const Case cases[] = {
       {"object-like doubling", doubling(25) + "void main() { float x = 1.0; o = A25; }\n", "A25"},
       {"a function-like macro nested in the text", "#define D(x) x x\nvoid main() { float x = 1.0; o = 0.0 " + nested + "; }\n", "D"},
@@ -105,6 +108,10 @@ TEST_CASE("the exponential shapes are refused before glslang expands them") {
                                "#define P Q Q\n#define Q R R\n#define R S S\n#define S T T\n#define T A A\n"
                                "void main() { float x = 1.0; o = A; }\n", "A"},
       {"an #if condition", doubling(25) + "#if A25 > 0\n#endif\nvoid main() { o = 1.0; }\n", "A25"},
+      // D's own call in its body is not expanded again (it is busy) but stays,
+      // argument and all: three copies of x a level (a fuzz finding).
+      {"a macro that names itself",
+       "#define D(x) e D(x) x x\nvoid main() { float x = 1.0; o = 0.0 " + nested16 + "; }\n", "D"},
   };
   for (const Case& c : cases) {
     INFO(c.what);
