@@ -273,6 +273,10 @@ Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::u
     const bool numeric = is_scalar(m, coordinate) || is_vector(m, coordinate);
     if (!numeric || component_count(m, coordinate) < need)
       return fail(op, fmt::format("the coordinate needs at least {} components for this image", need));
+    // Storage-image access takes exactly that many (GLSL 4.60 §8.12 has no
+    // longer overloads of imageLoad, imageStore or the image atomics).
+    if (info(op).family == OpcodeFamily::Image && component_count(m, coordinate) != need)
+      return fail(op, fmt::format("a storage image's coordinate has exactly {} components here", need));
   }
   switch (op) {
     case Opcode::Texture: {
