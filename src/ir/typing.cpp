@@ -241,6 +241,24 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
   }
 }
 
+}  // namespace
+
+std::uint32_t coordinate_components(const Type& image, Opcode op, std::uint16_t aux) {
+  const ImageDim dim = image.image.dim;
+  std::uint32_t need = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
+                       : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
+                                                                          : 2;
+  // Storage-image access addresses a cube (arrayed or not) by (u, v, face)
+  // or (u, v, 6 * layer + face): three components (GLSL 4.60 §8.12,
+  // imageLoad of imageCubeArray takes an ivec3).
+  const bool storage_cube = dim == ImageDim::Cube && info(op).family == OpcodeFamily::Image;
+  if (image.image.arrayed && op != Opcode::TextureQueryLod && !storage_cube) ++need;
+  if (op == Opcode::Texture && (aux & kTextureProj)) ++need;
+  return need;
+}
+
+namespace {
+
 Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::uint16_t aux,
                              std::span<const Operand> ops) {
   auto image_of = [&](TypeId t) -> const Type* {
@@ -254,29 +272,25 @@ Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::u
   const Type* image = image_of(m.type_of(ops[0]));
   if (!image) return fail(op, "operand 0 must be an image or sampled image");
   const ScalarKind sampled = image->image.sampled_type;
-  // The coordinate has a component per dimension, one more for the layer of
-  // an arrayed image and for the projective divisor (SPIR-V 1.6 §3.3.10,
-  // "Coordinate"; GLSL 4.60 §8.9 gives the same sizes). More is allowed, as
-  // GLSL's textureProj(sampler2D, vec4) does.
+  // The IR's coordinate has exactly the components the image needs, as
+  // every GLSL texture and image function takes them (GLSL 4.60 §8.9,
+  // §8.12); the front ends cut longer SPIR-V coordinates and GLSL's
+  // textureProj(sampler2D, vec4) to them (its q moved next to (s, t)).
   if (op != Opcode::TextureSize && op != Opcode::TextureQueryLevels && op != Opcode::TextureSamples && ops.size() > 1) {
-    const ImageDim dim = image->image.dim;
-    std::uint32_t need = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
-                         : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
-                                                                            : 2;
-    // Storage-image access addresses a cube (arrayed or not) by (u, v,
-    // face) or (u, v, 6 * layer + face): three components (GLSL 4.60
-    // §8.12, imageLoad of imageCubeArray takes an ivec3).
-    const bool storage_cube = dim == ImageDim::Cube && info(op).family == OpcodeFamily::Image;
-    if (image->image.arrayed && op != Opcode::TextureQueryLod && !storage_cube) ++need;
-    if (op == Opcode::Texture && (aux & kTextureProj)) ++need;
+    const std::uint32_t need = coordinate_components(*image, op, aux);
     const TypeId coordinate = m.type_of(ops[1]);
     const bool numeric = is_scalar(m, coordinate) || is_vector(m, coordinate);
     if (!numeric || component_count(m, coordinate) < need)
       return fail(op, fmt::format("the coordinate needs at least {} components for this image", need));
-    // Storage-image access takes exactly that many (GLSL 4.60 §8.12 has no
-    // longer overloads of imageLoad, imageStore or the image atomics).
-    if (info(op).family == OpcodeFamily::Image && component_count(m, coordinate) != need)
-      return fail(op, fmt::format("a storage image's coordinate has exactly {} components here", need));
+    if (component_count(m, coordinate) != need)
+      return fail(op, fmt::format("the coordinate has exactly {} components for this image", need));
+    // Sampling takes float coordinates; texel fetch and storage-image
+    // access signed integer ones (GLSL's texelFetch/imageLoad take ivec;
+    // the SPIR-V reader makes unsigned ones signed).
+    const bool integral = (op == Opcode::Texture && (aux & kTextureFetch)) || info(op).family == OpcodeFamily::Image;
+    if (component_kind(m, coordinate) != (integral ? ScalarKind::Int : ScalarKind::Float))
+      return fail(op, integral ? "the coordinate of a texel fetch or image access is an int or ivec"
+                               : "a sampling coordinate is a float or vec");
   }
   switch (op) {
     case Opcode::Texture: {

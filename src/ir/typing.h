@@ -70,6 +70,13 @@ TypeId component_type(const Module& m, TypeId t);
 bool is_double_like(const Module& m, TypeId t);
 // 1 for scalars, n for vectors, 0 otherwise.
 std::uint32_t component_count(const Module& m, TypeId t);
+// The coordinate components instruction `op` (Texture with `aux`'s flags,
+// TextureQueryLod, or a storage-image instruction) needs for `image` (an
+// Image type): one per dimension, one more for the layer of an arrayed
+// image and for the projective divisor (SPIR-V 1.6 §3.3.10, "Coordinate";
+// GLSL 4.60 §8.9 and §8.12 give the same sizes). Sampling may be given more;
+// storage-image access takes exactly this many.
+std::uint32_t coordinate_components(const Type& image, Opcode op, std::uint16_t aux);
 TypeId pointee(const Module& m, TypeId pointer);
 
 }  // namespace sluice::ir

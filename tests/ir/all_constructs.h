@@ -240,10 +240,13 @@ inline ir::Module build_all_constructs() {
   must(b.emit(Opcode::Texture, {sampled, direction, half}, {}, kTextureProj | kTextureBias));
   must(b.emit(Opcode::Texture, {sampled, uv_value, uv_value, uv_value}, {}, kTextureGrad));
   must(b.emit(Opcode::Texture, {sampled, uv_value, kIntZero}, {}, kTextureGather));
-  must(b.emit(Opcode::Texture, {sampled, uv_value, kIntZero}, {}, kTextureFetch));
+  must(b.emit(Opcode::Texture, {sampled, c_offset, kIntZero}, {}, kTextureFetch));
   const RegisterId shadow_value = must(b.load(shadow));
-  must(b.emit(Opcode::Texture, {shadow_value, position, half}, {}, kTextureGather | kTextureCompare));
-  must(b.emit(Opcode::Texture, {shadow_value, position, half, kFloatZero}, {}, kTextureCompare | kTextureLod));
+  // A 2D array's coordinate: (s, t, layer).
+  const RegisterId layered = must(b.emit(Opcode::ExtractVectorComponentMulti,
+                                         {position, Operand::literal(0), Operand::literal(1), Operand::literal(2)}));
+  must(b.emit(Opcode::Texture, {shadow_value, layered, half}, {}, kTextureGather | kTextureCompare));
+  must(b.emit(Opcode::Texture, {shadow_value, layered, half, kFloatZero}, {}, kTextureCompare | kTextureLod));
   must(b.emit(Opcode::TextureSize, {sampled, kIntZero}));
   must(b.emit(Opcode::TextureQueryLod, {sampled, uv_value}));
   must(b.emit(Opcode::TextureQueryLevels, {sampled}));

@@ -20,6 +20,20 @@ using spv::Op;
 
 }  // namespace
 
+ir::Operand Reader::exact_coordinate(const Instruction& inst, ir::Operand image, ir::Operand coordinate, ir::Opcode op,
+                                     std::uint16_t flags) {
+  if (failed() || !m_.type_of(image).valid() || !m_.type_of(coordinate).valid()) return coordinate;
+  const ir::Type* it = &m_.type(m_.type_of(image));
+  if (it->kind == ir::TypeKind::SampledImage) it = &m_.type(it->element);
+  if (it->kind != ir::TypeKind::Image) return coordinate;
+  const std::uint32_t need = ir::coordinate_components(*it, op, flags);
+  const ir::TypeId ct = m_.type_of(coordinate);
+  if (!ir::is_vector(m_, ct) || ir::component_count(m_, ct) <= need) return coordinate;  // fewer: the IR's error
+  std::vector<ir::Operand> ops{coordinate};
+  for (std::uint32_t k = 0; k < need; ++k) ops.push_back(ir::Operand::literal(k));
+  return emit(inst, need == 1 ? O::ExtractVectorComponent : O::ExtractVectorComponentMulti, std::move(ops));
+}
+
 bool Reader::image_instruction(const Instruction& inst) {
   const auto v = [&](std::size_t k) { return value(in(inst, k)); };
   const ir::TypeId rt = inst.type_id ? type(inst.type_id) : ir::TypeId();
@@ -31,16 +45,18 @@ bool Reader::image_instruction(const Instruction& inst) {
     case Op::OpImageQuerySize: finish(emit(inst, O::TextureSize, {v(0)})); return true;
     case Op::OpImageQueryLevels: finish(emit(inst, O::TextureQueryLevels, {v(0)})); return true;
     case Op::OpImageQuerySamples: finish(emit(inst, O::TextureSamples, {v(0)})); return true;
-    case Op::OpImageQueryLod: finish(emit(inst, O::TextureQueryLod, {v(0), v(1)})); return true;
+    case Op::OpImageQueryLod:
+      finish(emit(inst, O::TextureQueryLod, {v(0), exact_coordinate(inst, v(0), v(1), O::TextureQueryLod)}));
+      return true;
     case Op::OpImageRead: {
-      std::vector<ir::Operand> ops{v(0), convert_kind(inst, v(1), ir::ScalarKind::Int)};
+      std::vector<ir::Operand> ops{v(0), exact_coordinate(inst, v(0), convert_kind(inst, v(1), ir::ScalarKind::Int), O::ImageLoad)};
       if (in_count(inst) > 3 && (in(inst, 2) & static_cast<std::uint32_t>(spv::ImageOperandsMask::Sample)))
         ops.push_back(v(3));
       finish(emit(inst, O::ImageLoad, ops));
       return true;
     }
     case Op::OpImageWrite: {
-      std::vector<ir::Operand> ops{v(0), convert_kind(inst, v(1), ir::ScalarKind::Int)};
+      std::vector<ir::Operand> ops{v(0), exact_coordinate(inst, v(0), convert_kind(inst, v(1), ir::ScalarKind::Int), O::ImageStore)};
       if (in_count(inst) > 4 && (in(inst, 3) & static_cast<std::uint32_t>(spv::ImageOperandsMask::Sample)))
         ops.push_back(v(4));
       ir::Operand texel = v(2);
@@ -122,6 +138,7 @@ bool Reader::image_instruction(const Instruction& inst) {
   if (flags & ir::kTextureOffset) ops.push_back(offset);
   if (gather && !dref) ops.push_back(component);
   if (failed()) return true;
+  ops[1] = exact_coordinate(inst, image, coord, O::Texture, flags);
   finish(emit(inst, O::Texture, ops, flags));
   return true;
 }

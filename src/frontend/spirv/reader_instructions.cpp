@@ -673,11 +673,11 @@ void Reader::instruction(const Instruction& inst) {
       }
       const Instruction& tp = sm_.instructions[ids_[ptr_id].index];
       const ir::Operand img = emit(inst, O::Load, {value(in(tp, 0))});
-      std::vector<ir::Operand> ops{img, value(in(tp, 1))};
+      const O iop = static_cast<O>(static_cast<int>(op) - static_cast<int>(O::AtomicAdd) + static_cast<int>(O::ImageAtomicAdd));
+      std::vector<ir::Operand> ops{img, exact_coordinate(inst, img, convert_kind(inst, value(in(tp, 1)), ir::ScalarKind::Int), iop)};
       if (failed() || !m_.type_of(img).valid()) return;
       if (m_.type(m_.type_of(img)).image.multisampled) ops.push_back(value(in(tp, 2)));
       ops.insert(ops.end(), tail.begin(), tail.end());
-      const O iop = static_cast<O>(static_cast<int>(op) - static_cast<int>(O::AtomicAdd) + static_cast<int>(O::ImageAtomicAdd));
       x.result(emit(inst, iop, ops));
       return;
     }

@@ -132,6 +132,12 @@ class Reader {
   ir::RegisterId emit_typed(const Instruction& inst, ir::Opcode op, ir::TypeId t, std::vector<ir::Operand> operands);
   ir::Operand convert_kind(const Instruction& inst, ir::Operand v, ir::ScalarKind k);
   ir::Operand fit(const Instruction& inst, ir::Operand v, ir::TypeId want);
+  // An image instruction's coordinate as the IR takes it: exactly the
+  // components `op` (with Texture's `flags`) needs for `image`'s type. SPIR-V
+  // allows more (spirv-val checks "at least"; the rest are ignored, and a
+  // projective lookup's q is the last needed one, SPIR-V 1.6 §3.3.10).
+  ir::Operand exact_coordinate(const Instruction& inst, ir::Operand image, ir::Operand coordinate, ir::Opcode op,
+                               std::uint16_t flags = 0);
   void set(const Instruction& inst, ir::Operand v);  // the instruction's result is v
   void scope_push(ir::RegisterId r);
 

@@ -95,6 +95,13 @@ Expr sample(EmitContext& ctx, const ir::Instruction& inst, std::span<Expr> ops, 
   }
   if (f & kTextureOffset) name += "Offset";
 
+  // GLSL 4.60 §8.9.2 has textureLod for the depth comparisons of 1D and 2D
+  // samplers and of sampler1DArrayShadow only (GL_EXT_texture_shadow_lod,
+  // which adds the rest, is not in glslang 11).
+  if ((f & kTextureCompare) && (f & kTextureLod) && !(f & kTextureGather) &&
+      (img.image->dim == ImageDim::Cube || (img.image->dim == ImageDim::Dim2D && img.image->arrayed)))
+    ctx.fail(fmt::format("{} of a {} depth comparison has no GLSL form", name,
+                         img.image->dim == ImageDim::Cube ? "cube-map" : "2D-array"));
   std::vector<Expr> args{ops[0]};
   const bool cube_array_shadow = img.image->dim == ImageDim::Cube && img.image->arrayed;
   if (dref && dref->text.empty()) {

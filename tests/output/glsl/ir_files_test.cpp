@@ -47,8 +47,8 @@ TEST_CASE("IR text files emit GLSL that glslang accepts") {
 TEST_CASE("the IR tests' module with every construct is refused, naming what GLSL cannot say") {
   const ir::Module m = testing::build_all_constructs();
   const std::pair<glsl_out::Options, const char*> expected[] = {
-      // Its shadow-sampler gather takes a vec4 coordinate (all_constructs.h).
-      {testing::vulkan_450(), "a depth comparison with a 4-component coordinate has no GLSL form"},
+      // Its sampler2DArrayShadow is read with an explicit lod (all_constructs.h).
+      {testing::vulkan_450(), "textureLod of a 2D-array depth comparison has no GLSL form"},
       {testing::vulkan_es(), "layout(component) does not exist in GLSL ES"},
       {testing::opengl_450(), "push constant block 'Push' exists only in Vulkan GLSL"},
   };

@@ -229,7 +229,7 @@ Module fragment_module() {
   tex(kTextureLod | kTextureOffset, {sampled, v.v2, v.f, offset});
   tex(kTextureGrad, {separate, v.v2, v.v2, v.v2});
   tex(kTextureProj, {sampled, v.v3});
-  tex(kTextureProj | kTextureLod, {sampled, v.v4, v.f});
+  tex(kTextureProj | kTextureLod, {sampled, v.v3, v.f});
   tex(kTextureFetch, {ok(b.load(texture)), v.iv2, v.i});
   tex(kTextureFetch | kTextureOffset, {sampled, v.iv2, v.i, offset});
   tex(kTextureFetch, {ok(b.load(ms)), v.iv2, v.i});
