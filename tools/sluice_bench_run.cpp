@@ -241,9 +241,10 @@ int run_bench(BenchArgs& args) {
               << "\n";
     return kExitUsage;
   }
-  // --workarounds=auto (the default, as render and xcheck): the device's.
+  // --workarounds=auto (the default, as render and xcheck): the device's,
+  // lavapipe's included (a CPU device is asked too).
   if (options.workarounds == "auto") {
-    const DeviceProbe probe = device->kind == exec::DeviceChoice::Cpu ? DeviceProbe{} : probe_device(*device);
+    const DeviceProbe probe = probe_device(*device);
     if (auto e = resolve_auto_workarounds(options, probe.identity); !e.empty()) {
       std::cerr << "sluice: error: " << e << "\n";
       return kExitUsage;

@@ -270,10 +270,13 @@ StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const Pip
   StepResult<std::vector<std::uint32_t>> out;
   spirv::Options spirv = options.spirv;
   if (!display_name.empty() && input_language(options, display_name) == "lv") spirv.preserve_float_specials = true;
-  // The one workaround the SPIR-V output does rather than an IR rewrite.
+  // The workarounds the SPIR-V output does rather than an IR rewrite.
   const auto& names = options.workaround_names;
-  if (std::find(names.begin(), names.end(), transform::kFallThroughInMemory) != names.end())
-    spirv.fall_through_in_memory = true;
+  const auto selected = [&](std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  spirv.fall_through_in_memory = selected(transform::kFallThroughInMemory);
+  spirv.loop_vectors_in_memory = selected(transform::kLoopVectorsInMemory);
   auto words = spirv::emit(m, spirv);
   if (!words) {
     out.failure.message = fmt::format("sluice: error: SPIR-V output: {}\n", words.error());

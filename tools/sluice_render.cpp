@@ -85,13 +85,11 @@ int run_render(RenderArgs& args) {
     std::cerr << "sluice: error: " << device.error() << "\n";
     return kExitUsage;
   }
-  // --workarounds=auto (the default here): those of the device drawn on.
-  // lavapipe needs none, so only a GPU is asked what it is.
+  // --workarounds=auto (the default here): those of the device drawn on,
+  // lavapipe's too (asked as xcheck asks, so that both draw the same code).
   if (args.pipeline.workarounds == "auto") {
-    const transform::DeviceIdentity none{};
-    const DeviceProbe probe = device->kind == exec::DeviceChoice::Cpu ? DeviceProbe{} : probe_device(*device);
-    if (auto e = resolve_auto_workarounds(args.pipeline, device->kind == exec::DeviceChoice::Cpu ? none : probe.identity);
-        !e.empty()) {
+    const DeviceProbe probe = probe_device(*device);
+    if (auto e = resolve_auto_workarounds(args.pipeline, probe.identity); !e.empty()) {
       std::cerr << "sluice: error: " << e << "\n";
       return kExitUsage;
     }

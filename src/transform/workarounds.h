@@ -29,12 +29,15 @@ struct Workaround {
   std::uint32_t vendor_id;  // the devices `auto` applies it to
 };
 
-// A workaround done by the SPIR-V output, not by an IR rewrite: the output's
+// Workarounds done by the SPIR-V output, not by an IR rewrite: the output's
 // SSA promotion leaves in memory the variables that would need an OpPhi in
 // a switch case entered by fall-through inside a loop
-// (spirv::Options::fall_through_in_memory); the pipeline sets that option
-// when the name is selected. No pass of this name exists.
+// (spirv::Options::fall_through_in_memory), or the vector variables that
+// would need one in a loop header (spirv::Options::loop_vectors_in_memory);
+// the pipeline sets the option when the name is selected. No pass of these
+// names exists.
 inline constexpr std::string_view kFallThroughInMemory = "fall-through-in-memory";
+inline constexpr std::string_view kLoopVectorsInMemory = "loop-vectors-in-memory";
 
 // Every workaround, in the order they run.
 std::span<const Workaround> workarounds();
@@ -44,7 +47,7 @@ std::span<const Workaround> workarounds();
 Result<std::vector<std::string>> select_workarounds(std::string_view spec, const DeviceIdentity* device);
 
 // Runs the named workarounds' IR rewrites, in registry order (the SPIR-V
-// output's, kFallThroughInMemory, are the caller's to pass on).
+// output's, kFallThroughInMemory and kLoopVectorsInMemory, are the caller's to pass on).
 Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names);
 
 }  // namespace sluice::transform

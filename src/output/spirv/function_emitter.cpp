@@ -114,11 +114,9 @@ void FunctionEmitter::collect_variables() {
     }
   }
   body_.words.reserve(instruction_count * 5 + 2 * cfg_.order.size());
-  // fall-through-in-memory (a driver workaround, fall_through_in_memory.cpp):
-  // per local, whether it stays in memory although it could be promoted.
-  const std::vector<std::uint8_t> kept =
-      mc_.options.fall_through_in_memory && mc_.options.promote_to_ssa ? fall_through_phi_locals()
-                                                                       : std::vector<std::uint8_t>{};
+  // Driver workarounds (kept_in_memory.cpp): per local, whether it stays in
+  // memory although it could be promoted.
+  const std::vector<std::uint8_t> kept = locals_kept_in_memory();
   std::uint32_t promoted = 0;
   for (Local& l : locals_) {
     if (l.pointer_param) {

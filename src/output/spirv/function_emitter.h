@@ -73,10 +73,10 @@ class FunctionEmitter {
   // Feeds the reads and writes of events_ to `ssa`, for the locals that
   // `index_of` (per local) gives an index there; kNone: not fed.
   void feed_events(Ssa& ssa, std::span<const std::uint32_t> index_of) const;
-  // The fall-through-in-memory workaround (fall_through_in_memory.cpp): per
-  // local, 1 when promoting it would put an OpPhi in a switch case entered
-  // by fall-through, in a switch the workaround covers.
-  std::vector<std::uint8_t> fall_through_phi_locals() const;
+  // The fall-through-in-memory and loop-vectors-in-memory workarounds
+  // (kept_in_memory.cpp): per local, 1 when it stays in memory although it
+  // could be promoted; empty when neither is selected.
+  std::vector<std::uint8_t> locals_kept_in_memory() const;
 
   // --- Blocks (function_emitter.cpp) ---
   std::uint32_t label(std::uint32_t node);

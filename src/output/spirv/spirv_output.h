@@ -60,6 +60,10 @@ struct Options {
   // by fall-through, in a switch inside a loop (or in a function other than
   // the entry point, which a caller may run in a loop), stays in memory.
   bool fall_through_in_memory = false;
+  // Driver workaround loop-vectors-in-memory (docs/workarounds.md; lavapipe,
+  // a performance one): a vector variable that would need an OpPhi in a
+  // loop header stays in memory.
+  bool loop_vectors_in_memory = false;
   // OpName/OpMemberName for variables, functions, parameters and structs.
   bool debug_names = true;
   // Runs SPIRV-Tools' performance passes over the emitted module.

@@ -350,6 +350,14 @@ bool Interpreter::step(std::vector<Frame>& stack, SpirvRun& out) {
       set(Words(v.begin() + offset, v.begin() + offset + size_of(o(0))));
       return true;
     }
+    case Op::OpDot: {
+      // Components multiplied and summed left to right (a float dot product).
+      const Words a = get(f, o(2)), b = get(f, o(3));
+      float sum = 0.0f;
+      for (std::size_t k = 0; k < a.size(); ++k) sum = k == 0 ? f32(a[k]) * f32(b[k]) : sum + f32(a[k]) * f32(b[k]);
+      set({bits(sum)});
+      return true;
+    }
     case Op::OpVectorShuffle: {
       Words both = get(f, o(2));
       const Words b = get(f, o(3));
