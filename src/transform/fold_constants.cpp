@@ -13,13 +13,26 @@
 // Also: Select on a constant condition becomes the chosen operand, even
 // when that operand is not a constant; an Alias of a constant becomes the
 // constant; a float division by a constant becomes a multiplication by its
-// reciprocal (by_reciprocal() says when).
+// reciprocal (by_reciprocal() says when); a component of a vector whose
+// lanes are known (vector_lanes.h: a constant, or a construct from scalars)
+// is that lane, and a swizzle of one a construct of its lanes (spirv-opt's
+// CompositeExtract-of-CompositeConstruct folding): `ivec2 v = ivec2(x);
+// v.x + v.y` is `x + x`. A lane register replaces the extract only at the
+// same precision. Integer additions and subtractions of constants
+// reassociate (two's-complement arithmetic wraps, so this is exact; floats
+// are left alone): `(i - 3) + 1` is `i + -2`, `5 - (i + 1)` is `4 - i`, and
+// a sum that comes to `i + 0` is `i` (spirv-opt's merge-add-sub rules),
+// where the folded constant exists already or the inner sum has no other
+// use.
 #include <cmath>
+#include <unordered_map>
 
+#include "ir/operands.h"
 #include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"
+#include "transform/vector_lanes.h"
 
 namespace sluice::transform {
 
@@ -87,18 +100,135 @@ std::optional<Operand> reciprocal_of(Module& m, Operand divisor, TypeId type) {
   return Operand(m.composite_constant(type, parts));
 }
 
+// The lanes an ExtractVectorComponent(Multi) `x k...` picks, where x's lanes
+// are known and every picked one is a constant or a register of the
+// result's precision; nullopt otherwise.
+std::optional<std::vector<Operand>> lanes_picked(const Module& m, const VectorLanes& lanes, Substitution& subst,
+                                                 std::span<const Operand> operands, Precision precision) {
+  if (operands.size() < 2) return std::nullopt;
+  const auto known = lanes.of(operands[0]);
+  if (!known) return std::nullopt;
+  std::vector<Operand> picked;
+  for (std::size_t i = 1; i < operands.size(); ++i) {
+    if (!operands[i].is_literal() || operands[i].value() >= known->size()) return std::nullopt;
+    const Operand lane = subst.resolve((*known)[operands[i].value()]);
+    if (!lane.is_constant() && !(lane.is_register() && m.reg(lane.as_register()).precision == precision))
+      return std::nullopt;
+    picked.push_back(lane);
+  }
+  return picked;
+}
+
+// An integer value known as `±x ± c` (x a register, c a constant): the Add
+// or Sub that made it, with one constant operand.
+struct Affine {
+  Operand x;
+  bool negated_x = false;
+  Operand c;
+  bool negated_c = false;
+};
+
+bool is_integer(const Module& m, TypeId t) {
+  const auto kind = component_kind(m, t);
+  return kind && (*kind == ScalarKind::Int || *kind == ScalarKind::Uint) && !is_matrix(m, t);
+}
+
+// `a op b` (Add or Sub) as ±x ± c, when exactly one side is a constant.
+std::optional<Affine> affine_of(Opcode op, Operand a, Operand b) {
+  if (a.is_constant() == b.is_constant()) return std::nullopt;
+  if (op == Opcode::Add) return a.is_constant() ? Affine{b, false, a, false} : Affine{a, false, b, false};
+  return b.is_constant() ? Affine{a, false, b, true}   // x - c
+                         : Affine{b, true, a, false};  // c - x
+}
+
+bool all_zero(const Module& m, ConstantId id) {
+  const Constant& c = m.constant(id);
+  if (!c.is_composite()) return c.bits == 0;
+  for (ConstantId part : c.components)
+    if (m.constant(part).bits != 0) return false;
+  return true;
+}
+
+// The outer integer Add/Sub `inner op k` or `k op inner` over an inner value
+// known as ±x ± c, as one instruction `opcode operands` of x and a folded
+// constant. nullopt where that would need a negation (-x - c).
+struct Reassociated {
+  Opcode op;
+  std::vector<Operand> operands;
+};
+std::optional<Reassociated> reassociate(Module& m, Opcode op, TypeId type, std::span<const Operand> operands,
+                                        const std::unordered_map<std::uint32_t, Affine>& affine,
+                                        std::span<const std::uint32_t> uses) {
+  if (operands.size() != 2 || operands[0].is_constant() == operands[1].is_constant()) return std::nullopt;
+  const bool inner_first = operands[1].is_constant();
+  const Operand inner = inner_first ? operands[0] : operands[1], k = inner_first ? operands[1] : operands[0];
+  if (!inner.is_register() || inner.value() >= uses.size()) return std::nullopt;
+  const auto it = affine.find(inner.value());
+  if (it == affine.end()) return std::nullopt;
+  const Affine& a = it->second;
+  // The constant part C = ±c, then: inner + k = ±x + (C + k); inner - k =
+  // ±x + (C - k); k - inner = ∓x + (k - C). Each new constant is one Add or
+  // Sub of c and k, possibly negated as a whole.
+  bool negated_x = a.negated_x, negated_c = false;
+  Opcode constant_op;
+  Operand first = a.c, second = k;
+  if (op == Opcode::Add) {
+    constant_op = a.negated_c ? Opcode::Sub : Opcode::Add;  // k - c, or c + k
+    if (a.negated_c) first = k, second = a.c;
+  } else if (inner_first) {
+    constant_op = a.negated_c ? Opcode::Add : Opcode::Sub;  // -(c + k), or c - k
+    negated_c = a.negated_c;
+  } else {
+    negated_x = !negated_x;
+    constant_op = a.negated_c ? Opcode::Add : Opcode::Sub;  // k + c, or k - c
+    first = k, second = a.c;
+  }
+  if (negated_x && negated_c) return std::nullopt;
+  const Operand constant_ops[] = {first, second};
+  const std::size_t constants_before = m.constant_count();
+  const auto c = fold::evaluate(fold::Evaluation{m, constant_op, 0, type, constant_ops});
+  if (!c) return std::nullopt;
+  // A new constant is paid for only by the inner value dying (used here
+  // alone); otherwise the module could grow. (The unused constant left in
+  // the table is dropped with the others nothing uses.)
+  if (m.constant_count() != constants_before && uses[inner.value()] != 1) return std::nullopt;
+  if (negated_x) return Reassociated{Opcode::Sub, {Operand(*c), a.x}};
+  if (!negated_c && all_zero(m, *c)) return Reassociated{Opcode::Alias, {a.x}};  // x + 0
+  return Reassociated{negated_c ? Opcode::Sub : Opcode::Add, {a.x, Operand(*c)}};
+}
+
 }  // namespace
 
 PassResult fold_constants(Module& m) {
   bool changed = false;
+  std::vector<std::uint32_t> uses(m.register_count(), 0);
   auto s = transform::for_each_function(
       m, [](FunctionId) { return true; },
       [&](FunctionId f, BlockId entry) -> Status {
         Substitution subst;
         OperandList resolved;
+        VectorLanes lanes(m);
+        std::unordered_map<std::uint32_t, Affine> affine;  // by register: integer Add/Sub with a constant
+        // Uses by register in this function (the module-sized table is left
+        // zeroed for the next function: linear in the function's size).
+        std::vector<std::uint32_t> counted;
+        for (const Block& block : m.function(f).blocks)
+          for (const Instruction& inst : block.instructions)
+            for_each_register_use(inst, [&](RegisterId r) {
+              if (r.index() >= uses.size()) return;
+              if (uses[r.index()]++ == 0) counted.push_back(r.index());
+            });
+        struct Reset {
+          std::vector<std::uint32_t>& uses;
+          std::vector<std::uint32_t>& counted;
+          ~Reset() {
+            for (std::uint32_t r : counted) uses[r] = 0;
+          }
+        } reset{uses, counted};
         bool rewritten = false;
         auto walked = transform_block(m, f, entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
           if (site.is_terminator || !inst.result.valid() || !foldable_family(inst.opcode)) return {};
+          lanes.note(inst);
           resolved.assign(inst.operands.begin(), inst.operands.end());
           for (Operand& o : resolved) o = subst.resolve(o);
           const TypeId type = m.reg(inst.result).type;
@@ -114,6 +244,39 @@ PassResult fold_constants(Module& m) {
           if (inst.opcode == Opcode::Select) value = chosen_by_select(m, operands, type);
           if (!value && inst.opcode != Opcode::Alias) {
             if (auto c = fold::evaluate(fold::Evaluation{m, inst.opcode, inst.aux, type, operands})) value = *c;
+          }
+          if (!value && (inst.opcode == Opcode::ExtractVectorComponent ||
+                         inst.opcode == Opcode::ExtractVectorComponentMulti)) {
+            auto picked = lanes_picked(m, lanes, subst, operands, m.reg(inst.result).precision);
+            if (picked && inst.opcode == Opcode::ExtractVectorComponent) {
+              value = (*picked)[0];
+            } else if (picked) {
+              auto construct = make_with_result_id(m, Opcode::ConstructVectorFromMultiple, inst.result, *picked);
+              if (!construct) return {};
+              construct->location = inst.location;
+              lanes.note(*construct);
+              rewritten = true;
+              return {Transform::add(std::move(*construct))};
+            }
+          }
+          if (!value && (inst.opcode == Opcode::Add || inst.opcode == Opcode::Sub) && is_integer(m, type)) {
+            if (auto r = reassociate(m, inst.opcode, type, operands, affine, uses)) {
+              const Operand x = r->operands[0];
+              if (r->op == Opcode::Alias) {
+                // x + 0 is x, where x has the result's type and precision.
+                if (m.type_of(x) == type && m.reg(x.as_register()).precision == m.reg(inst.result).precision)
+                  value = x;
+              } else {
+                auto made = make_with_result_id(m, r->op, inst.result, r->operands);
+                if (!made) return {};
+                made->location = inst.location;
+                if (auto a = affine_of(made->opcode, made->operands[0], made->operands[1])) affine[inst.result.index()] = *a;
+                rewritten = true;
+                return {Transform::add(std::move(*made))};
+              }
+            } else if (auto a = affine_of(inst.opcode, operands[0], operands[1])) {
+              affine[inst.result.index()] = *a;
+            }
           }
           if (!value && inst.opcode == Opcode::Div && operands.size() == 2) {
             if (const auto r = reciprocal_of(m, operands[1], type)) {
