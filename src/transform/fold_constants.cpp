@@ -28,6 +28,7 @@
 #include <unordered_map>
 
 #include "ir/operands.h"
+#include "ir/typing.h"
 #include "transform/fold.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
