@@ -9,6 +9,7 @@
 #include "frontend/spirv/reader.h"
 #include "ir/dump.h"
 #include "output/spirv/spirv_output.h"
+#include "read_checked.h"
 #include "validator/validator.h"
 
 using namespace sluice;
@@ -48,20 +49,7 @@ OpDecorate %in Flat
 )";
 
 // Reads, validates the IR and Sluice's SPIR-V; returns the IR dump.
-std::string read_ok(const std::string& body) {
-  auto m = spirv_in::read_bytes(kHeader + body, {"test.spvasm"});
-  INFO(kHeader + body);
-  REQUIRE(m.ok());
-  const auto problems = validator::validate(*m);
-  INFO(validator::describe(*m, problems));
-  REQUIRE(problems.empty());
-  auto words = spirv::emit(*m);
-  REQUIRE(words.ok());
-  const auto val = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0);
-  INFO((val.empty() ? std::string() : val.front()));
-  CHECK(val.empty());
-  return ir::dump(*m);
-}
+std::string read_ok(const std::string& body) { return ir::dump(testing::read_checked(kHeader + body, "test.spvasm")); }
 
 // The IR text of the function, from its entry block on.
 std::string function_ir(const std::string& dump) {

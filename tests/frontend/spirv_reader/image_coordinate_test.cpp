@@ -10,10 +10,8 @@
 #include <string>
 
 #include "exec/glsl_compiler/glsl_compile.h"
-#include "frontend/spirv/reader.h"
 #include "output/glsl/glsl_output.h"
-#include "output/spirv/spirv_output.h"
-#include "validator/validator.h"
+#include "read_checked.h"
 
 using namespace sluice;
 
@@ -111,18 +109,8 @@ const char* kSampling = R"(
 )";
 
 std::string read_to_glsl(const std::string& text, exec::ShaderStage stage = exec::ShaderStage::Compute) {
-  auto m = spirv_in::read_bytes(text, {"coordinate.spvasm"});
-  INFO((m.ok() ? std::string() : m.error()));
-  REQUIRE(m.ok());
-  const auto problems = validator::validate(*m);
-  INFO(validator::describe(*m, problems));
-  REQUIRE(problems.empty());
-  auto words = spirv::emit(*m);
-  REQUIRE(words.ok());
-  const auto val = spirv::validate(*words, spirv::TargetEnv::Vulkan1_0);
-  INFO((val.empty() ? std::string() : val.front()));
-  CHECK(val.empty());
-  auto glsl = glsl_out::emit(*m, {});
+  const ir::Module m = testing::read_checked(text, "coordinate.spvasm");
+  auto glsl = glsl_out::emit(m, {});
   REQUIRE(glsl.ok());
   auto compiled = exec::compile_glsl(*glsl, stage);
   INFO(*glsl);
