@@ -33,11 +33,13 @@ struct Workaround {
 // SSA promotion leaves in memory the variables that would need an OpPhi in
 // a switch case entered by fall-through inside a loop
 // (spirv::Options::fall_through_in_memory), or the vector variables that
-// would need one in a loop header (spirv::Options::loop_vectors_in_memory);
-// the pipeline sets the option when the name is selected. No pass of these
-// names exists.
+// would need one in a loop header (spirv::Options::loop_vectors_in_memory),
+// and a loop's one-block body is not its own continue target
+// (spirv::Options::loop_latch); the pipeline sets the option when the name
+// is selected. No pass of these names exists.
 inline constexpr std::string_view kFallThroughInMemory = "fall-through-in-memory";
 inline constexpr std::string_view kLoopVectorsInMemory = "loop-vectors-in-memory";
+inline constexpr std::string_view kLoopLatch = "loop-latch";
 
 // Every workaround, in the order they run.
 std::span<const Workaround> workarounds();
@@ -47,7 +49,8 @@ std::span<const Workaround> workarounds();
 Result<std::vector<std::string>> select_workarounds(std::string_view spec, const DeviceIdentity* device);
 
 // Runs the named workarounds' IR rewrites, in registry order (the SPIR-V
-// output's, kFallThroughInMemory and kLoopVectorsInMemory, are the caller's to pass on).
+// output's, kFallThroughInMemory, kLoopVectorsInMemory and kLoopLatch, are the
+// caller's to pass on).
 Result<bool> apply_workarounds(ir::Module& m, std::span<const std::string> names);
 
 }  // namespace sluice::transform

@@ -45,9 +45,10 @@ const char* message(std::uint8_t e) {
 
 class CfgBuilder {
  public:
-  CfgBuilder(const ir::Module& m, const ir::Function& f)
+  CfgBuilder(const ir::Module& m, const ir::Function& f, CfgShape shape)
       : m_(m),
         f_(f),
+        shape_(shape),
         contexts_(ir::compute_block_contexts(f)),
         node_of_(f.blocks.size(), kNone),
         index_of_(f.blocks.size(), kNone) {}
@@ -77,6 +78,7 @@ class CfgBuilder {
 
   const ir::Module& m_;
   const ir::Function& f_;
+  const CfgShape shape_;
   const std::vector<ir::BlockContext> contexts_;  // the scope model: where each block's terminator goes
   Cfg cfg_;
   std::vector<std::uint32_t> node_of_;   // per BlockId
@@ -277,8 +279,8 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   // the shape spirv-opt leaves (Mesa runs a continue construct apart from
   // the body behind a flag: merge_continue_blocks.cpp).
   const ir::Block& body_block = f_.block(b.loop_body());
-  const bool body_continues = !do_loop && cont == kNone && body_block.terminator() &&
-                              body_block.terminator()->opcode == ir::Opcode::Continue;
+  const bool body_continues = shape_.one_block_body_continues && !do_loop && cont == kNone &&
+                              body_block.terminator() && body_block.terminator()->opcode == ir::Opcode::Continue;
   const std::uint32_t latch =
       (!do_loop && cont == kNone && !body_continues) ? synthetic_node(NodeKind::Latch, index) : kNone;
   CfgLoop& loop = cfg_.loops[index];
@@ -428,6 +430,8 @@ void CfgBuilder::compute_preds() {
 
 }  // namespace
 
-Result<Cfg> build_cfg(const ir::Module& m, const ir::Function& f) { return CfgBuilder(m, f).build(); }
+Result<Cfg> build_cfg(const ir::Module& m, const ir::Function& f, CfgShape shape) {
+  return CfgBuilder(m, f, shape).build();
+}
 
 }  // namespace sluice::spirv::detail

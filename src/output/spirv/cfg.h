@@ -143,8 +143,16 @@ struct Cfg {
 // Fills rpo, rpo_index, idom, dom_pre and dom_post (dominators.cpp).
 void compute_dominators(Cfg& cfg);
 
+// Choices of shape the SPIR-V output's options make.
+struct CfgShape {
+  // A Loop without continue block whose body is one block has that block
+  // as its continue target (spirv-opt's shape); false: an empty latch node
+  // after it is (the loop-latch driver workaround, docs/workarounds.md).
+  bool one_block_body_continues = true;
+};
+
 // Builds the CFG without recursion (an explicit stack walks the tree) of a
 // function of valid IR; fails on trees SPIR-V cannot express (see cfg.cpp).
-Result<Cfg> build_cfg(const ir::Module& m, const ir::Function& f);
+Result<Cfg> build_cfg(const ir::Module& m, const ir::Function& f, CfgShape shape = {});
 
 }  // namespace sluice::spirv::detail

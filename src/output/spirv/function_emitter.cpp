@@ -183,7 +183,7 @@ void FunctionEmitter::scan_ssa_events() {
 }
 
 void FunctionEmitter::emit() {
-  auto cfg = build_cfg(m_, f_);
+  auto cfg = build_cfg(m_, f_, CfgShape{.one_block_body_continues = !mc_.options.loop_latch});
   if (!cfg) return mc_.fail(cfg.error());
   cfg_ = std::move(*cfg);
   labels_.assign(cfg_.nodes.size(), 0);

@@ -13,14 +13,12 @@
 //
 // loop-vectors-in-memory (Options::loop_vectors_in_memory): the same
 // driver runs a loop whose vector variable is carried as a vector OpPhi in
-// the loop header ~1.5x slower than the same loop with the vector in
+// the loop header up to 1.5x slower than the same loop with the vector in
 // Function memory (bench/gpu/mandelbrot.comp's `vec2 z`: glslang -V's
-// memory form against Sluice's and spirv-opt's phi form; the table in
-// docs/workarounds.md). Vector variables that would get a phi in the
-// header of a loop left from its body (a `break`: an edge into the merge
-// block from other than the loop's exit test) stay in memory; scalars, and
-// the vectors of loops left only by their exit test (fbm.frag's, which ran
-// ~5% slower in memory), are promoted as before.
+// memory form against Sluice's and spirv-opt's phi form; nbody.comp's
+// `vec3 acc` once its loop has a latch, loop-latch; the tables in
+// docs/workarounds.md). Vector variables that would get a phi in a loop
+// header stay in memory; scalars are promoted as before.
 //
 // Algorithm: the targets are the case nodes entered by fall-through (a
 // predecessor other than their own switch's header) of the switches inside
@@ -30,7 +28,7 @@
 // promote, as Ssa (ssa.h) places them for the real emission (pruned SSA, so
 // only where the variable is live), and keep in memory each variable that
 // gets a phi at a fall-through target, and each vector variable that gets
-// one at the header of a loop left from its body.
+// one at a loop header.
 #include "output/spirv/function_emitter.h"
 
 #include "ir/typing.h"
@@ -72,15 +70,9 @@ std::vector<std::uint8_t> FunctionEmitter::locals_kept_in_memory() const {
   for (std::uint32_t c : fall_through)
     for (const auto& [var, id] : probe.phis_at(c)) kept[local_of[var]] = 1;
   if (loop_vectors)
-    for (const CfgLoop& loop : cfg_.loops) {
-      if (loop.merge == kNone) continue;
-      bool left_from_body = false;  // a Break: an edge into the merge from other than the exit test
-      for (std::uint32_t p : cfg_.preds_of(loop.merge))
-        left_from_body = left_from_body || (p != loop.header && p != loop.condition);
-      if (!left_from_body) continue;
+    for (const CfgLoop& loop : cfg_.loops)
       for (const auto& [var, id] : probe.phis_at(loop.header))
         if (m_.type(locals_[local_of[var]].type).kind == ir::TypeKind::Vector) kept[local_of[var]] = 1;
-    }
   return kept;
 }
 

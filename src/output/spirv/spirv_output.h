@@ -64,6 +64,10 @@ struct Options {
   // a performance one): a vector variable that would need an OpPhi in a
   // loop header stays in memory.
   bool loop_vectors_in_memory = false;
+  // Driver workaround loop-latch (docs/workarounds.md; lavapipe, a
+  // performance one): a loop's one-block body is not its continue target;
+  // an empty latch block after it is.
+  bool loop_latch = false;
   // OpName/OpMemberName for variables, functions, parameters and structs.
   bool debug_names = true;
   // Runs SPIRV-Tools' performance passes over the emitted module.

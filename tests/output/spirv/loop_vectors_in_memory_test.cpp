@@ -1,9 +1,8 @@
 // The loop-vectors-in-memory driver workaround (spirv::Options::
 // loop_vectors_in_memory, docs/workarounds.md; lavapipe, run time): a vector
-// variable that promotion would carry through an OpPhi in the header of a
-// loop left from its body (a break) stays in Function memory; scalars, and
-// the vectors of loops left only by their exit test, are promoted as
-// without it. The module computes the same in the SPIR-V
+// variable that promotion would carry through an OpPhi in a loop header
+// stays in Function memory; scalars, and vectors no loop carries, are
+// promoted as without it. The module computes the same in the SPIR-V
 // interpreter both ways.
 #include <bit>
 #include <string>
@@ -97,7 +96,7 @@ void main() {
   CHECK(testing::emit_checked(m, worked).words == testing::emit_checked(m).words);
 }
 
-TEST_CASE("loop-vectors-in-memory leaves the vectors of a loop left only by its test promoted") {
+TEST_CASE("loop-vectors-in-memory keeps the vector of a loop without a break in memory too") {
   // fbm.frag's octave loop: `p` is carried, the loop has no break.
   const ir::Module m = testing::glsl_fragment_module(R"(#version 450
 layout(location = 0) flat in vec2 a;
@@ -111,6 +110,22 @@ void main() {
   spirv::Options worked;
   worked.loop_vectors_in_memory = true;
   const testing::Emitted plain = testing::emit_checked(m);
+  const testing::Emitted kept = testing::emit_checked(m, worked);
   CHECK(testing::count_of(plain.text, "OpPhi %v2float") == 1);
-  CHECK(testing::emit_checked(m, worked).words == plain.words);
+  CHECK(testing::count_of(kept.text, "OpPhi %v2float") == 0);
+  CHECK(testing::count_of(kept.text, "%p = OpVariable %_ptr_Function_v2float") == 1);
+  CHECK(testing::count_of(kept.text, "OpPhi %float") == 1);  // v
+  // p = (1, 2) after 8 steps of p * 2 + (1, 0.5), v the sum of the p.x seen.
+  float px = 1.0f, py = 2.0f, v = 0.0f;
+  for (int i = 0; i < 8; ++i) {
+    v += px;
+    px = px * 2.0f + 1.0f;
+    py = py * 2.0f + 0.5f;
+  }
+  for (const testing::Emitted* e : {&plain, &kept}) {
+    const auto run = testing::run_spirv(e->words, {{"a", floats({1.0f, 2.0f})}});
+    INFO(run.error);
+    REQUIRE(run.ok);
+    CHECK(run.outputs.at("o") == floats({px, py, v, 1.0f}));
+  }
 }
