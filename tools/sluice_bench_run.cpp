@@ -33,7 +33,11 @@
 // tolerance, 4 ulps by default); then it is run W warm-up plus `--repeats`
 // timed times in one command buffer, each run between two Vulkan timestamp
 // queries (exec/timestamps.h), and the median of the repeats is reported,
-// with the ratio to the faster glslang variant.
+// with the ratio to the faster glslang variant. With `--rounds R` that is
+// done R times, the variants interleaved (every variant's round r before any
+// round r + 1), and the median is over all R × repeats runs: on a device
+// whose speed drifts during a run (lavapipe on a shared CPU) the drift then
+// lands on every variant alike rather than on the ones timed last.
 //
 // W is `--warmup` or, if more, as many runs as keep the GPU busy for
 // `--warmup-ms` (default 1,000 ms; a probe of 5 timed runs gives one run's
@@ -72,6 +76,7 @@ struct BenchArgs {
   unsigned warmup = 3;
   double warmup_ms = 1000;
   unsigned repeats = 20;
+  unsigned rounds = 1;
   unsigned timeout_seconds = 600;
   std::string tsv;
   std::string workarounds = "auto";
@@ -236,8 +241,9 @@ int run_bench(BenchArgs& args) {
       return kExitUsage;
     }
   auto device = exec::parse_device_choice(args.device);
-  if (!device || args.grid_divisor == 0 || args.repeats == 0) {
-    std::cerr << "sluice: error: " << (device ? "--grid-divisor and --repeats must be positive" : device.error())
+  if (!device || args.grid_divisor == 0 || args.repeats == 0 || args.rounds == 0) {
+    std::cerr << "sluice: error: "
+              << (device ? "--grid-divisor, --repeats and --rounds must be positive" : device.error())
               << "\n";
     return kExitUsage;
   }
@@ -263,9 +269,9 @@ int run_bench(BenchArgs& args) {
   std::cout << fmt::format("device: {}\nSluice's workarounds: {}\n", runner->context().description(),
                            workarounds.empty() ? "none" : workarounds);
   std::cout << fmt::format(
-      "median of {} timed runs after at least {} warm-up runs and {} ms of warm-up GPU time, milliseconds of GPU "
-      "time (timestamps)\n\n",
-      args.repeats, args.warmup, args.warmup_ms);
+      "median of {} timed runs ({} round(s) of {}, the variants interleaved) after at least {} warm-up runs and {} ms "
+      "of warm-up GPU time per round, milliseconds of GPU time (timestamps)\n\n",
+      args.repeats * args.rounds, args.rounds, args.repeats, args.warmup, args.warmup_ms);
   // Ratio columns where their variants are picked.
   auto picked = [&](std::string_view name) {
     return std::find(args.variants.begin(), args.variants.end(), name) != args.variants.end();
@@ -305,19 +311,29 @@ int run_bench(BenchArgs& args) {
     const exec::ShaderStage stage = work->draw ? exec::ShaderStage::Fragment : exec::ShaderStage::Compute;
     const std::vector<Variant> variants = variants_of(source, path, stage, options, args.variants);
     std::optional<exec::RunOutput> reference;
-    std::vector<std::string> cells;
-    double glslang_best = 0, o1 = 0, o1_checked = 0;
-    for (const Variant& v : variants) {
+    // Each variant is checked once, then timed in `--rounds` rounds that
+    // interleave the variants (round r times every variant before round
+    // r + 1 starts), so that a drift of the device's speed during the run
+    // lands on all of them alike; the median is over every round's runs.
+    struct State {
+      std::string cell;  // set when the variant is not timed (error, skipped, fired)
+      std::string agrees = "yes";
+      std::vector<double> milliseconds;
+      std::uint32_t warmup = 0;
+    };
+    std::vector<State> states(variants.size());
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const Variant& v = variants[i];
+      State& st = states[i];
       if (!v.spirv.ok()) {
         std::cerr << fmt::format("{}: {}: {}\n", path, v.name, first_line(v.spirv.failure.message));
         // A variant the options rule out (Sluice's GLSL under
         // --fp-contract=off) is said and skipped, not failed.
-        cells.push_back(v.spirv.failure.skip ? "skipped" : "error");
+        st.cell = v.spirv.failure.skip ? "skipped" : "error";
         if (!v.spirv.failure.skip) status = kExitError;
         continue;
       }
       auto once = run(*runner, v, *work, {});
-      std::string agrees = "yes";
       if (once && v.ub) {
         // Instrumented: its findings buffer leaves the outputs first (what
         // is left compares with the plain program's); a check that fired
@@ -327,38 +343,58 @@ int run_bench(BenchArgs& args) {
           once = Error{findings.error()};
         } else if (!findings->findings.empty()) {
           std::cerr << fmt::format("{}: {}: a check fired:\n{}", path, v.name, describe_ub_findings(*findings));
-          cells.push_back("fired");
+          st.cell = "fired";
           status = kExitError;
           continue;
         }
       }
       if (!once) {
-        agrees = "error";
+        std::cerr << fmt::format("{}: {}: {}\n", path, v.name, once.error());
+        st.cell = "error";
+        status = kExitError;
       } else if (!reference) {
         reference = std::move(*once);
       } else if (auto mismatch = exec::compare_outputs(*reference, *once, {args.max_ulps})) {
-        agrees = "no";
+        st.agrees = "no";
         std::cerr << fmt::format("{}: {} differs from {}: {}\n", path, v.name, variants.front().name,
                                  mismatch->describe());
       }
-      TimedRuns runs = agrees == "error" ? TimedRuns{std::move(once), 0} : timed_runs(*runner, v, *work, args);
-      auto& timed = runs.output;
-      if (!timed || timed->milliseconds.empty()) {
-        std::cerr << fmt::format("{}: {}: {}\n", path, v.name, timed ? "no timings" : timed.error());
-        cells.push_back("error");
-        status = kExitError;
+    }
+    for (unsigned round = 0; round < args.rounds; ++round)
+      for (std::size_t i = 0; i < variants.size(); ++i) {
+        State& st = states[i];
+        if (!st.cell.empty()) continue;
+        TimedRuns runs = timed_runs(*runner, variants[i], *work, args);
+        if (!runs.output || runs.output->milliseconds.empty()) {
+          std::cerr << fmt::format("{}: {}: {}\n", path, variants[i].name,
+                                   runs.output ? "no timings" : runs.output.error());
+          st.cell = "error";
+          status = kExitError;
+          continue;
+        }
+        st.milliseconds.insert(st.milliseconds.end(), runs.output->milliseconds.begin(),
+                               runs.output->milliseconds.end());
+        st.warmup = std::max(st.warmup, runs.warmup);
+      }
+    std::vector<std::string> cells;
+    double glslang_best = 0, o1 = 0, o1_checked = 0;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const Variant& v = variants[i];
+      const State& st = states[i];
+      if (!st.cell.empty()) {
+        cells.push_back(st.cell);
         continue;
       }
-      const double ms = median(timed->milliseconds);
-      const auto [lo, hi] = std::minmax_element(timed->milliseconds.begin(), timed->milliseconds.end());
+      const double ms = median(st.milliseconds);
+      const auto [lo, hi] = std::minmax_element(st.milliseconds.begin(), st.milliseconds.end());
       if (v.name.starts_with("glslang")) glslang_best = glslang_best == 0 ? ms : std::min(glslang_best, ms);
       if (v.name == "sluice-O1") o1 = ms;
       if (v.name == "sluice-O1-ub-check") o1_checked = ms;
-      cells.push_back(fmt::format("{:.3f}{}", ms, agrees == "yes" ? "" : " (differs)"));
-      if (agrees != "yes") status = kExitError;
+      cells.push_back(fmt::format("{:.3f}{}", ms, st.agrees == "yes" ? "" : " (differs)"));
+      if (st.agrees != "yes") status = kExitError;
       if (tsv)
         tsv << fmt::format("{}\t{}\t{}\t{:.4f}\t{:.4f}\t{:.4f}\t{}\t{}\n", path, v.name, v.spirv.value->size(), ms,
-                           *lo, *hi, agrees, runs.warmup);
+                           *lo, *hi, st.agrees, st.warmup);
     }
     std::string row = fmt::format("| {} | {} {}x{}x{} |", path.substr(path.find_last_of('/') + 1),
                                   work->draw ? "draw" : "dispatch", work->x, work->y, work->z);
@@ -382,7 +418,10 @@ CommandAction add_bench_run_command(CLI::App& sub) {
   sub.add_option("--warmup", args->warmup, "Untimed runs before the timed ones, at least (default 3)");
   sub.add_option("--warmup-ms", args->warmup_ms,
                  "Milliseconds of GPU time the untimed runs take, at least (default 1000; 0: --warmup runs only)");
-  sub.add_option("--repeats", args->repeats, "Timed runs; the median is reported (default 20)");
+  sub.add_option("--repeats", args->repeats, "Timed runs per round; the median of all is reported (default 20)");
+  sub.add_option("--rounds", args->rounds,
+                 "Rounds of timed runs, the variants interleaved (round 1 of every variant, then round 2...); "
+                 "default 1");
   sub.add_option("--timeout", args->timeout_seconds, "Seconds one submission may take (default 600)");
   sub.add_option("--tsv", args->tsv, "Also write every variant's timings here");
   sub.add_option("--workarounds", args->workarounds,

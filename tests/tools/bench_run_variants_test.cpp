@@ -62,7 +62,8 @@ TEST_CASE("bench-run: sluice-O0 runs what compile -O0 writes, and file:PATH runs
 
   const auto tsv = s.dir / "t.tsv";
   const Run r = run_sluice(s, "bench-run " + quote(comp.string()) + " --variants sluice-O0,sluice-O1,file:" +
-                                  o0.string() + " --repeats 2 --warmup 1 --warmup-ms 0 --workarounds none --tsv " + quote(tsv.string()));
+                                  o0.string() + " --repeats 2 --warmup 1 --warmup-ms 0 --workarounds none --tsv " +
+                                  quote(tsv.string()));
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   const auto words = words_by_variant(tsv.string());
@@ -81,4 +82,18 @@ TEST_CASE("bench-run: a file: variant that is not SPIR-V is an error that names 
   INFO(r.out << r.err);
   CHECK(r.code != 0);
   CHECK((r.out + r.err).find(bad.string()) != std::string::npos);
+}
+
+TEST_CASE("bench-run: --rounds interleaves the variants and takes the median over every round's runs") {
+  Scratch s;
+  const auto comp = s.write("loop.comp", kShader);
+  const Run r = run_sluice(s, "bench-run " + quote(comp.string()) +
+                                  " --variants sluice-O0,sluice-O1 --repeats 2 --rounds 3 --warmup 1 --warmup-ms 0");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("median of 6 timed runs (3 round(s) of 2") != std::string::npos);
+  CHECK(r.out.find("| loop.comp |") != std::string::npos);
+  const Run zero = run_sluice(s, "bench-run " + quote(comp.string()) + " --rounds 0");
+  CHECK(zero.code != 0);
+  CHECK(zero.err.find("--rounds must be positive") != std::string::npos);
 }

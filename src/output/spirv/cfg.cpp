@@ -61,6 +61,7 @@ class CfgBuilder {
   void translate(std::uint32_t n);
   void translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop);
   void translate_switch(std::uint32_t n, const ir::Block& b);
+  bool stores_vector_variable(const ir::Block& b) const;  // a Store of a whole vector variable
   std::uint32_t node_of(ir::BlockId b) const { return b.valid() ? node_of_[b.index()] : kNone; }
   // The index in Cfg::loops or Cfg::switches of a construct translated
   // before; kNone (and an internal error) for a tree that is not a tree.
@@ -257,6 +258,15 @@ void CfgBuilder::translate(std::uint32_t n) {
   }
 }
 
+bool CfgBuilder::stores_vector_variable(const ir::Block& b) const {
+  for (const ir::Instruction& inst : b.instructions)
+    if (inst.opcode == ir::Opcode::Store && !inst.operands.empty() && inst.operands[0].is_variable()) {
+      const ir::TypeId pointee = m_.type(m_.variable(inst.operands[0].as_variable()).type).element;
+      if (pointee.valid() && m_.type(pointee).kind == ir::TypeKind::Vector) return true;
+    }
+  return false;
+}
+
 void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop) {
   const auto index = static_cast<std::uint32_t>(cfg_.loops.size());
   cfg_.loops.emplace_back();
@@ -278,9 +288,14 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   // the Continue) has that block as its continue target: no empty latch,
   // the shape spirv-opt leaves (Mesa runs a continue construct apart from
   // the body behind a flag: merge_continue_blocks.cpp).
+  // With CfgShape::one_block_body_continues off (loop-latch), a body that
+  // stores a whole vector variable keeps the shape: its loop carries that
+  // vector, which lavapipe runs slower behind a latch (nbody.comp's `acc`;
+  // docs/workarounds.md).
   const ir::Block& body_block = f_.block(b.loop_body());
-  const bool body_continues = shape_.one_block_body_continues && !do_loop && cont == kNone &&
-                              body_block.terminator() && body_block.terminator()->opcode == ir::Opcode::Continue;
+  const bool one_block_body =
+      !do_loop && cont == kNone && body_block.terminator() && body_block.terminator()->opcode == ir::Opcode::Continue;
+  const bool body_continues = one_block_body && (shape_.one_block_body_continues || stores_vector_variable(body_block));
   const std::uint32_t latch =
       (!do_loop && cont == kNone && !body_continues) ? synthetic_node(NodeKind::Latch, index) : kNone;
   CfgLoop& loop = cfg_.loops[index];

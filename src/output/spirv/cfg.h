@@ -147,7 +147,8 @@ void compute_dominators(Cfg& cfg);
 struct CfgShape {
   // A Loop without continue block whose body is one block has that block
   // as its continue target (spirv-opt's shape); false: an empty latch node
-  // after it is (the loop-latch driver workaround, docs/workarounds.md).
+  // after it is, unless the body stores a whole vector variable (the
+  // loop-latch driver workaround, docs/workarounds.md).
   bool one_block_body_continues = true;
 };
 

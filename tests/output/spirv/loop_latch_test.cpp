@@ -79,3 +79,20 @@ void main() {
   worked.loop_latch = true;
   CHECK(testing::emit_checked(m, worked).words == testing::emit_checked(m).words);
 }
+
+TEST_CASE("loop-latch leaves a one-block body that stores a whole vector variable alone") {
+  // nbody.comp's inner loop: `acc` (a vec3) is carried, and lavapipe runs a
+  // carried vector slower behind a latch (docs/workarounds.md).
+  const ir::Module m = testing::glsl_fragment_module(R"(#version 450
+layout(location = 0) flat in int n;
+layout(location = 0) out vec4 o;
+void main() {
+  vec3 acc = vec3(0.0);
+  int k = 0;
+  while (k < n) { acc = acc * 0.5 + vec3(1.0, 2.0, 3.0); k++; }
+  o = vec4(acc, 1.0);
+})");
+  spirv::Options worked;
+  worked.loop_latch = true;
+  CHECK(testing::emit_checked(m, worked).words == testing::emit_checked(m).words);
+}
