@@ -22,8 +22,7 @@
 // reassociate (two's-complement arithmetic wraps, so this is exact; floats
 // are left alone): `(i - 3) + 1` is `i + -2`, `5 - (i + 1)` is `4 - i`, and
 // a sum that comes to `i + 0` is `i` (spirv-opt's merge-add-sub rules),
-// where the folded constant exists already or the inner sum has no other
-// use.
+// where the inner sum has no other use and x has the result's precision.
 #include <cmath>
 #include <unordered_map>
 
@@ -163,7 +162,9 @@ std::optional<Reassociated> reassociate(Module& m, Opcode op, TypeId type, std::
   if (operands.size() != 2 || operands[0].is_constant() == operands[1].is_constant()) return std::nullopt;
   const bool inner_first = operands[1].is_constant();
   const Operand inner = inner_first ? operands[0] : operands[1], k = inner_first ? operands[1] : operands[0];
-  if (!inner.is_register() || inner.value() >= uses.size()) return std::nullopt;
+  // Only an inner sum used here alone: it then dies, which pays for the new
+  // constant the rewrite may need (otherwise the module could grow).
+  if (!inner.is_register() || inner.value() >= uses.size() || uses[inner.value()] != 1) return std::nullopt;
   const auto it = affine.find(inner.value());
   if (it == affine.end()) return std::nullopt;
   const Affine& a = it->second;
@@ -186,13 +187,8 @@ std::optional<Reassociated> reassociate(Module& m, Opcode op, TypeId type, std::
   }
   if (negated_x && negated_c) return std::nullopt;
   const Operand constant_ops[] = {first, second};
-  const std::size_t constants_before = m.constant_count();
   const auto c = fold::evaluate(fold::Evaluation{m, constant_op, 0, type, constant_ops});
   if (!c) return std::nullopt;
-  // A new constant is paid for only by the inner value dying (used here
-  // alone); otherwise the module could grow. (The unused constant left in
-  // the table is dropped with the others nothing uses.)
-  if (m.constant_count() != constants_before && uses[inner.value()] != 1) return std::nullopt;
   if (negated_x) return Reassociated{Opcode::Sub, {Operand(*c), a.x}};
   if (!negated_c && all_zero(m, *c)) return Reassociated{Opcode::Alias, {a.x}};  // x + 0
   return Reassociated{negated_c ? Opcode::Sub : Opcode::Add, {a.x, Operand(*c)}};
@@ -261,17 +257,20 @@ PassResult fold_constants(Module& m) {
             }
           }
           if (!value && (inst.opcode == Opcode::Add || inst.opcode == Opcode::Sub) && is_integer(m, type)) {
-            if (auto r = reassociate(m, inst.opcode, type, operands, affine, uses)) {
-              const Operand x = r->operands[0];
+            auto r = reassociate(m, inst.opcode, type, operands, affine, uses);
+            const Operand x = r ? (r->op == Opcode::Sub && r->operands[0].is_constant() ? r->operands[1] : r->operands[0])
+                                : Operand();
+            if (r && x.is_register() && m.reg(x.as_register()).precision != m.reg(inst.result).precision) r.reset();
+            if (r) {
               if (r->op == Opcode::Alias) {
-                // x + 0 is x, where x has the result's type and precision.
-                if (m.type_of(x) == type && m.reg(x.as_register()).precision == m.reg(inst.result).precision)
-                  value = x;
+                // x + 0 is x (of the result's type and precision).
+                if (m.type_of(x) == type) value = x;
               } else {
                 auto made = make_with_result_id(m, r->op, inst.result, r->operands);
                 if (!made) return {};
                 made->location = inst.location;
                 if (auto a = affine_of(made->opcode, made->operands[0], made->operands[1])) affine[inst.result.index()] = *a;
+                if (x.is_register() && x.value() < uses.size() && uses[x.value()]++ == 0) counted.push_back(x.value());
                 rewritten = true;
                 return {Transform::add(std::move(*made))};
               }
@@ -290,6 +289,11 @@ PassResult fold_constants(Module& m) {
             }
           }
           if (!value || !subst.replace(inst.result, *value)) return {};
+          // The result's uses are now the value's (reassociate() counts them).
+          if (value->is_register() && value->value() < uses.size() && inst.result.index() < uses.size()) {
+            if (uses[value->value()] == 0) counted.push_back(value->value());
+            uses[value->value()] += uses[inst.result.index()];
+          }
           return {Transform::remove()};
         });
         if (!walked) return walked;
