@@ -371,6 +371,13 @@ std::optional<ReadError> Reader::read_globals() {
     const Instruction& inst = sm_.instructions[i];
     if (inst.opcode == spv::Op::OpFunction) break;
     const auto arg = [&](std::size_t k) { return inst.operand_word(k); };
+    // GLSL 4.60 §4.4.1.4: each local size "must be greater than 0"; spirv-val
+    // does not check it, the IR validator does (stage_checks.cpp).
+    const auto zero_local_size = [&](const Instruction& at) {
+      for (int k = 0; k < 3; ++k)
+        if (m_.shader().local_size[k] == 0 && !failed())
+          fail(at, fmt::format("the workgroup's local size {} is 0; it must be at least 1", "xyz"[k]));
+    };
     switch (inst.opcode) {
       case spv::Op::OpCapability: {
         const auto c = static_cast<spv::Capability>(arg(0));
@@ -392,7 +399,10 @@ std::optional<ReadError> Reader::read_globals() {
       case spv::Op::OpExecutionModeId: {
         if (arg(0) != entry_function) break;
         switch (static_cast<spv::ExecutionMode>(arg(1))) {
-          case spv::ExecutionMode::LocalSize: m_.shader().local_size = {arg(2), arg(3), arg(4)}; break;
+          case spv::ExecutionMode::LocalSize:
+            m_.shader().local_size = {arg(2), arg(3), arg(4)};
+            zero_local_size(inst);
+            break;
           case spv::ExecutionMode::EarlyFragmentTests: m_.shader().early_fragment_tests = true; break;
           case spv::ExecutionMode::DepthReplacing: m_.shader().depth_replacing = true; break;
           case spv::ExecutionMode::Xfb: m_.shader().transform_feedback = true; break;
@@ -407,6 +417,7 @@ std::optional<ReadError> Reader::read_globals() {
               m_.shader().local_size[k] = c->operand_word(2);
               if (auto sid = decoration(arg(2 + k), spv::Decoration::SpecId)) m_.shader().local_size_spec_id[k] = *sid;
             }
+            zero_local_size(inst);
             break;
           default:
             if (!stage_execution_mode(inst, arg(1), inst.operands.size() > 2 ? arg(2) : 0) && !failed())
