@@ -278,6 +278,7 @@ StepResult<std::vector<std::uint32_t>> emit_spirv(const ir::Module& m, const Pip
   spirv.fall_through_in_memory = selected(transform::kFallThroughInMemory);
   spirv.loop_vectors_in_memory = selected(transform::kLoopVectorsInMemory);
   spirv.loop_latch = selected(transform::kLoopLatch);
+  spirv.uniform_loads_in_loops = selected(transform::kReloadUniformsInLoops);
   auto words = spirv::emit(m, spirv);
   if (!words) {
     out.failure.message = fmt::format("sluice: error: SPIR-V output: {}\n", words.error());

@@ -10,12 +10,11 @@
 // pointers. Texture sampling is pure: sampled images are read-only. So is
 // a Load from memory nothing in the invocation can write — Input, Uniform,
 // PushConstant and UniformConstant variables (not volatile), directly or
-// through Access chains: its value is the same wherever it is read. Such a
-// load is merged only with one in the same innermost loop, as glslang
-// leaves them: NVIDIA's 580 driver draws a wrong picture for a loop whose
-// condition compares with a uniform loaded once before the loop
-// (docs/workarounds.md, "uniform loads stay in their loop"), and the
-// driver hoists loop-invariant loads itself.
+// through Access chains: its value is the same wherever it is read, so a
+// load inside a loop merges with an equal one before it. (NVIDIA's 580
+// driver miscompiles some loops whose condition compares with a uniform
+// loaded before the loop; its workaround, reload-uniforms-in-loops, loads
+// such values again inside the loop: docs/workarounds.md.)
 //
 // The dominance tree is the IR's own (docs/ir.md; the validator checks
 // uses against it): a block dominates the later blocks of its chain and
@@ -171,7 +170,6 @@ class Cse {
   PassResult run() {
     const Function& f = m_.function(fid_);
     const DominanceTree tree = dominance_tree(f);
-    contexts_ = compute_block_contexts(f);
     std::size_t instructions = 0;
     for (const Block& b : f.blocks) instructions += b.instructions.size();
     ExpressionTable table(instructions);
@@ -222,13 +220,6 @@ class Cse {
       Expression x{inst.opcode, inst.aux, r.type, r.precision, table.operand_top(),
                    static_cast<std::uint32_t>(inst.operands.size()), inst.result};
       for (Operand o : inst.operands) table.push_operand(subst_.resolve(o));
-      if (constant_load) {
-        // The innermost loop is part of a load's key: a load inside a loop
-        // is not replaced by one outside it (see the header comment).
-        const BlockId loop = contexts_[b.index()].loop;
-        table.push_operand(Operand::literal(loop.valid() ? loop.index() + 1 : 0));
-        ++x.operand_count;
-      }
       Operand* ops = table.operands_from(x.first_operand);
       if (is_commutative(inst.opcode) && x.operand_count == 2 && raw(ops[1]) < raw(ops[0])) std::swap(ops[0], ops[1]);
       const RegisterId first = table.find_or_add(x);
@@ -242,7 +233,6 @@ class Cse {
   // Computed once for the module: cse adds no registers and keeps each
   // Access result it removes equal to the one that replaces it.
   const PointerRoots& roots_;
-  std::vector<BlockContext> contexts_;  // by block: the innermost loop is part of a load's key
 };
 
 }  // namespace

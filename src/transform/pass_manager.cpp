@@ -61,6 +61,9 @@ PassManager::PassManager() {
   add({"loop-top-exit-test",
        "workaround: loops left only after computing get an exit test at the top of the body (docs/workarounds.md)",
        loop_top_exit_test});
+  add({"reload-uniforms-in-loops",
+       "workaround: uniform values loaded before a loop and used in it are loaded again in it (docs/workarounds.md)",
+       reload_uniforms_in_loops});
   add({"scalar-replace-aggregates",
        "Function/Private structs and arrays accessed only with constant indices become a variable per element",
        scalar_replace_aggregates});

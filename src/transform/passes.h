@@ -80,6 +80,9 @@ PassResult loop_exit_in_header(ir::Module& m);
 // and every DoLoop, gets an exit test at the top of its body that fires
 // after 2^64 iterations.
 PassResult loop_top_exit_test(ir::Module& m);
+// Driver workaround (docs/workarounds.md): a value loaded from uniform
+// memory outside a loop and used inside it is loaded again in the loop.
+PassResult reload_uniforms_in_loops(ir::Module& m);
 
 // Pure instructions computed twice where the first dominates the second.
 PassResult eliminate_common_subexpressions(ir::Module& m);

@@ -25,6 +25,11 @@ constexpr Entry kEntries[] = {
       "NVIDIA 580: a loop nested in another, whose float counter is tested in a selection in its body, hangs",
       kNvidia},
      loop_exit_in_header},
+    {{kReloadUniformsInLoops,
+      "NVIDIA 580: a loop whose exit test compares with a uniform loaded before the loop, and whose body updates "
+      "a local array, computes a wrong value",
+      kNvidia},
+     reload_uniforms_in_loops},
     {{kFallThroughInMemory,
       "lavapipe (Mesa 22.3): an OpPhi in a switch case entered by fall-through, inside a loop that invocations "
       "leave in different iterations, is seen wrongly after the loop",

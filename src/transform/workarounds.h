@@ -40,6 +40,9 @@ struct Workaround {
 inline constexpr std::string_view kFallThroughInMemory = "fall-through-in-memory";
 inline constexpr std::string_view kLoopVectorsInMemory = "loop-vectors-in-memory";
 inline constexpr std::string_view kLoopLatch = "loop-latch";
+// An IR rewrite (reload_uniforms_in_loops) whose output option
+// (spirv::Options::uniform_loads_in_loops) the pipeline sets too.
+inline constexpr std::string_view kReloadUniformsInLoops = "reload-uniforms-in-loops";
 
 // Every workaround, in the order they run.
 std::span<const Workaround> workarounds();

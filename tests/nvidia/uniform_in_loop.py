@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the reduction of the NVIDIA failure of GraphicsFuzz's
 cov-function-loop-switch-increment-array-element-return (docs/workarounds.md,
-"Uniform loads stay in their loop"): Sluice's GLSL of the test (A) and six
+"reload-uniforms-in-loops"): Sluice's GLSL of the test (A) and six
 variants that each change one thing, each spliced as glslangValidator -V
 SPIR-V assembly into a copy of the test's Amber script (the GLSL beside it) (its uniform buffer
 and EXPECT), so `sluice xcheck --device gpu OUTDIR` runs them.

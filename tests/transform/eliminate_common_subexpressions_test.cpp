@@ -1,5 +1,7 @@
 // eliminate-common-subexpressions: duplicates of pure instructions are removed where the first
 // dominates; loads, siblings and different precisions are not merged.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "transform/passes.h"
@@ -74,11 +76,12 @@ TEST_CASE("siblings do not dominate each other, different precisions stay apart"
   CHECK(testing::count_instructions(s.m, Opcode::Cos) == 2);
 }
 
-TEST_CASE("a uniform or input load inside a loop is not replaced by one outside it") {
-  // glslang reloads `while (b >= u)`'s uniform every iteration; NVIDIA's 580
-  // driver draws a wrong picture when the loop compares with a load hoisted
-  // before it (docs/workarounds.md), so eliminate-common-subexpressions keeps the load in its loop. Two
-  // loads in the same loop block are still merged.
+TEST_CASE("a uniform or input load inside a loop merges with one before it; reload-uniforms-in-loops loads it again") {
+  // An input loaded before a loop and twice in its condition: one load is
+  // left. NVIDIA's 580 driver draws a wrong picture for some loops that
+  // compare with a load hoisted before them (docs/workarounds.md); its
+  // workaround reload-uniforms-in-loops loads the value again in the
+  // condition block, once for both uses.
   testing::ShaderUnderTest s;
   auto before = s.input_x();
   auto loop = must(s.b.branch_loop(false, false));
@@ -93,5 +96,12 @@ TEST_CASE("a uniform or input load inside a loop is not replaced by one outside 
   s.finish_scalar(before);
   testing::require_valid(s.m);
   CHECK(testing::run_passes(s.m, "eliminate-common-subexpressions"));
+  CHECK(testing::count_instructions(s.m, Opcode::Load) == 1);
+  CHECK(testing::run_passes(s.m, "reload-uniforms-in-loops"));
+  testing::require_valid(s.m);
   CHECK(testing::count_instructions(s.m, Opcode::Load) == 2);
+  const auto& in_condition = s.m.function(s.m.entry_point()).block(loop.condition).instructions;
+  CHECK(std::count_if(in_condition.begin(), in_condition.end(),
+                      [](const Instruction& i) { return i.opcode == Opcode::Load; }) == 1);
+  CHECK_FALSE(testing::run_passes(s.m, "reload-uniforms-in-loops"));
 }

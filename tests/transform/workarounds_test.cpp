@@ -25,15 +25,15 @@ TEST_CASE("workarounds=auto picks lavapipe's and NVIDIA's entries by vendor ID")
   using V = std::vector<std::string>;
   CHECK(pick("auto", 0x10005) == V{"fall-through-in-memory", "loop-top-exit-test", "loop-vectors-in-memory",
                                       "loop-latch"});  // VK_VENDOR_ID_MESA: lavapipe
-  CHECK(pick("auto", 0x10DE) == V{"loop-exit-in-header"});
+  CHECK(pick("auto", 0x10DE) == V{"loop-exit-in-header", "reload-uniforms-in-loops"});
   CHECK(pick("auto", 0x1002).empty());  // AMD: none
-  CHECK(pick("all", 0x1002) == V{"loop-exit-in-header", "fall-through-in-memory", "loop-top-exit-test",
+  CHECK(pick("all", 0x1002) == V{"loop-exit-in-header", "reload-uniforms-in-loops", "fall-through-in-memory", "loop-top-exit-test",
                                    "loop-vectors-in-memory", "loop-latch"});
   CHECK(pick("fall-through-in-memory,loop-exit-in-header,fall-through-in-memory", 0) ==
         V{"fall-through-in-memory", "loop-exit-in-header"});
   const auto bad = transform::select_workarounds("fall-through", nullptr);
   REQUIRE_FALSE(bad.ok());
-  CHECK_THAT(bad.error(), Catch::Contains("known: loop-exit-in-header, fall-through-in-memory, loop-top-exit-test, "
+  CHECK_THAT(bad.error(), Catch::Contains("known: loop-exit-in-header, reload-uniforms-in-loops, fall-through-in-memory, loop-top-exit-test, "
                                                 "loop-vectors-in-memory, loop-latch"));
   CHECK_FALSE(transform::select_workarounds("auto", nullptr).ok());
 }

@@ -271,17 +271,26 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   const auto index = static_cast<std::uint32_t>(cfg_.loops.size());
   cfg_.loops.emplace_back();
   index_of_[cfg_.nodes[n].block.index()] = index;
-  // A Loop whose condition is one block (it ends with the LoopIf) has that
-  // block as its header: its code and the exit test follow the phis, then
-  // OpLoopMerge and the conditional branch (SPIR-V §2.11 allows a loop header
-  // to branch conditionally; spirv-opt's merge-blocks leaves this shape).
-  // Otherwise a header node of its own branches to the condition chain.
-  const ir::Block& condition_block = f_.block(b.loop_condition());
-  const bool condition_is_header =
-      !do_loop && condition_block.terminator() && condition_block.terminator()->opcode == ir::Opcode::LoopIf;
+  // The first block of the chain a loop starts with (a Loop's condition, a
+  // DoLoop's body) is the loop's header when its own exit is a plain branch
+  // that needs no merge instruction of its own: its code follows the phis,
+  // then OpLoopMerge and its branch (SPIR-V §2.11 allows code in a loop
+  // header and a header that branches conditionally; spirv-opt's
+  // merge-blocks leaves this shape). So is a Loop's condition that is one
+  // block (it ends with the LoopIf), which is left conditionally. A first
+  // block ending in an If or Switch (which need OpSelectionMerge) or in a
+  // Return, Discard or Unreachable gets a header node of its own that
+  // branches to it.
+  const ir::Block& first_block = f_.block(do_loop ? b.loop_body() : b.loop_condition());
+  const ir::Opcode first_exit = first_block.terminator() ? first_block.terminator()->opcode : ir::Opcode::Unreachable;
+  const bool first_is_header = first_exit == ir::Opcode::NextBlock || first_exit == ir::Opcode::Loop ||
+                               first_exit == ir::Opcode::DoLoop ||
+                               first_exit == (do_loop ? ir::Opcode::Continue : ir::Opcode::LoopIf);
+  // block_node() makes a new node each call: one per block.
   const std::uint32_t condition = block_node(b.loop_condition());
-  const std::uint32_t header = condition_is_header ? condition : synthetic_node(NodeKind::LoopHeader, index);
   const std::uint32_t body = block_node(b.loop_body());
+  const std::uint32_t first = do_loop ? body : condition;
+  const std::uint32_t header = first_is_header ? first : synthetic_node(NodeKind::LoopHeader, index);
   const std::uint32_t cont = b.loop_continue().valid() ? block_node(b.loop_continue()) : kNone;
   const std::uint32_t merge = block_node(b.merge);
   // A Loop without continue block whose body is one block (it ends with
@@ -314,9 +323,9 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   h.merge = merge;
   h.continue_target = loop.continue_target;
   h.loop = index;
-  if (!condition_is_header) {  // the condition block's LoopIf gives its exit when it is the header
+  if (!first_is_header) {  // a header block's own terminator gives its exit (translate())
     h.exit = Exit::Branch;
-    h.target[0] = do_loop ? body : condition;
+    h.target[0] = first;
   }
   if (latch != kNone) {
     cfg_.nodes[latch].exit = Exit::Branch;
@@ -328,11 +337,11 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   if (do_loop) {
     stack_.push_back(condition);
     if (cont != kNone) stack_.push_back(cont);
-    stack_.push_back(body);
+    if (!first_is_header) stack_.push_back(body);
   } else {
     if (cont != kNone || latch != kNone) stack_.push_back(cont != kNone ? cont : latch);
     stack_.push_back(body);
-    if (!condition_is_header) stack_.push_back(condition);
+    if (!first_is_header) stack_.push_back(condition);
   }
   stack_.push_back(header);
 }

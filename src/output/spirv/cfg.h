@@ -1,22 +1,28 @@
 // The structured CFG of one function, built from its block tree.
 //
 // Every IR block becomes one SPIR-V block (a node); each Loop/DoLoop adds a
-// header node (OpLoopMerge, never the function's entry) unless a Loop's
-// condition is one block, which then is the header; a Loop without a
-// continue block adds a latch node as its continue target, so the continue
-// target is never the header (the POPL'23 paper's Fig. 9 idiom), unless its
-// body is one block: that block is then the continue target. Layout:
+// header node (OpLoopMerge, never the function's entry) unless the first
+// block of the chain it starts with (a Loop's condition, a DoLoop's body)
+// can be the header: one whose exit needs no merge instruction of its own
+// (NextBlock, a nested Loop/DoLoop, a DoLoop body's Continue, a Loop
+// condition's LoopIf). A Loop without a continue block adds a latch node as
+// its continue target, so the continue target is never the header (the
+// POPL'23 paper's Fig. 9 idiom), unless its body is one block: that block is
+// then the continue target. Layout:
 //
 //   If:      pre: SelectionMerge M; BranchConditional c T (F | M); a branch
 //            holding only `Merge [v]` is left out (T or F is then M itself, the
 //            header handing v to M's input: CfgNode::edge_value)
 //   Loop:    pre: Branch H;  H: LoopMerge M C; Branch Cond
 //            Cond …: LoopIf → BranchConditional c Body M
-//            (a condition of one block is the header itself:
-//            H = Cond: phis, its code, LoopMerge M C; BranchConditional c Body M)
+//            (a first condition block that can be the header is H itself:
+//            H = Cond: phis, its code, LoopMerge M C; its exit, e.g.
+//            BranchConditional c Body M)
 //            Body …: Continue → Branch C;  C … (continue block or latch) → Branch H
 //            (a one-block Body without continue block is C: Body: Continue → Branch H)
 //   DoLoop:  pre: Branch H;  H: LoopMerge M C; Branch Body
+//            (a first body block that can be the header is H itself: phis,
+//            its code, LoopMerge M C; its exit)
 //            Body …: Continue → Branch C (continue block, else the condition)
 //            continue block … → Branch Cond;  Cond …: LoopIf → BranchConditional c H M
 //   Switch:  pre: SelectionMerge M; Switch sel default (value case)…, cases in source

@@ -10,11 +10,12 @@
 // defined in a loop is not used outside it: ir.md), the commonest case being
 // a loop condition `i < u[1]` whose value is read again after the loop.
 //
-// One restriction, from NVIDIA's driver (docs/workarounds.md, "Uniform loads
-// stay in their loop"): a load inside a loop is not replaced by one from
-// outside that loop, since a loop condition comparing with a uniform loaded
-// before the loop is the shape that driver miscompiled. So the earlier
-// load's node must lie in every loop the current node lies in.
+// One restriction, for NVIDIA's driver when its workaround is selected
+// (Options::uniform_loads_in_loops; docs/workarounds.md,
+// "reload-uniforms-in-loops"): a load inside a loop is not replaced by one
+// from outside that loop, since a loop condition comparing with a uniform
+// loaded before the loop is the shape that driver miscompiles. So the
+// earlier load's node must lie in every loop the current node lies in.
 //
 // The OpAccessChains of deferred chains are reused the same way
 // (materialize_reused()).
@@ -69,7 +70,9 @@ std::uint32_t FunctionEmitter::reusable_load(const std::vector<std::uint32_t>& k
   if (it == readonly_loads_.end() || !cfg_.reachable(current_node_)) return 0;
   const std::uint32_t here = cfg_.nodes[current_node_].loop;
   for (const LoadSite& site : it->second)
-    if (cfg_.dominates(site.node, current_node_) && cfg_.loop_holds(here, cfg_.nodes[site.node].loop)) return site.id;
+    if (cfg_.dominates(site.node, current_node_) &&
+        (!mc_.options.uniform_loads_in_loops || cfg_.loop_holds(here, cfg_.nodes[site.node].loop)))
+      return site.id;
   return 0;
 }
 

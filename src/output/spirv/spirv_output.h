@@ -68,6 +68,10 @@ struct Options {
   // performance one): a loop's one-block body is not its continue target;
   // an empty latch block after it is.
   bool loop_latch = false;
+  // Driver workaround reload-uniforms-in-loops (docs/workarounds.md; NVIDIA
+  // 580): a load of uniform memory inside a loop is not replaced by an equal
+  // one before the loop (readonly_loads.cpp).
+  bool uniform_loads_in_loops = false;
   // OpName/OpMemberName for variables, functions, parameters and structs.
   bool debug_names = true;
   // Runs SPIRV-Tools' performance passes over the emitted module.

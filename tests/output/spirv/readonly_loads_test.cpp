@@ -1,7 +1,8 @@
 // Loads of Uniform and PushConstant memory reused across the dominator tree
 // (src/output/spirv/readonly_loads.cpp): a load after a loop takes the value
-// the loop's header loaded; a load inside a loop is not replaced by one from
-// before the loop (NVIDIA's miscompiled shape, docs/workarounds.md); loads
+// the loop's header loaded; a load inside a loop is replaced by one from
+// before the loop, except with Options::uniform_loads_in_loops (NVIDIA's
+// workaround reload-uniforms-in-loops, docs/workarounds.md); loads
 // in two branches of an If stay two; storage buffer loads are never reused.
 // Access chains are reused wherever an equal one dominates.
 // The shaders come through the GLSL front end without passes, so every
@@ -49,7 +50,7 @@ void main() {
   }
 }
 
-TEST_CASE("readonly loads: a load inside a loop is not replaced by one from before the loop") {
+TEST_CASE("readonly loads: a load inside a loop is replaced by one from before the loop, unless the workaround says") {
   const std::string source = std::string(kHeader) + R"(
 void main() {
   int i = u.n - 5;
@@ -57,6 +58,17 @@ void main() {
   o = vec4(float(u.n));
 })";
   for (const auto& e : emit_glsl(source)) {
+    // Loaded once, before the loop; the address itself is made once.
+    const std::size_t of_locals = testing::count_of(e.text, "OpLoad %int %i");
+    CHECK(testing::count_of(e.text, "OpLoad %int %") - of_locals == 1);
+    CHECK(testing::count_of(e.text, "OpAccessChain %_ptr_Uniform_int") == 1);
+  }
+  const ir::Module m = testing::glsl_fragment_module(source);
+  for (const bool ssa : {true, false}) {
+    spirv::Options nvidia;
+    nvidia.uniform_loads_in_loops = true;
+    nvidia.promote_to_ssa = ssa;
+    const testing::Emitted e = testing::emit_checked(m, nvidia);
     // Loaded before the loop and again in its condition (after the loop
     // either serves); the address itself is made once.
     const std::size_t of_locals = testing::count_of(e.text, "OpLoad %int %i");
