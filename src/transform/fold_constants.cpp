@@ -23,6 +23,12 @@
 // are left alone): `(i - 3) + 1` is `i + -2`, `5 - (i + 1)` is `4 - i`, and
 // a sum that comes to `i + 0` is `i` (spirv-opt's merge-add-sub rules),
 // where the inner sum has no other use and x has the result's precision.
+// Aggregates likewise: a field of a ConstructStruct or an element (at a
+// constant index) of a ConstructArray is that operand, and a construct of
+// every part of one value in order (`S(s.a, s.b)`) is that value. A
+// component or swizzle of a swizzle is one of the swizzled vector
+// (`v.xy.y` is `v.y`; spirv-opt's VectorShuffle feeding rules). And
+// modf(c, p) of a constant c is its fraction, its whole part stored to p.
 #include <cmath>
 #include <unordered_map>
 
@@ -119,6 +125,110 @@ std::optional<std::vector<Operand>> lanes_picked(const Module& m, const VectorLa
   return picked;
 }
 
+// A part (index `index`, a literal or an integer constant) of a value whose
+// parts are known (vector_lanes.h): a field of a ConstructStruct, an element
+// of a ConstructArray, or of a constant; when it is a constant, or a
+// register of the result's type and precision.
+std::optional<Operand> part_picked(const Module& m, const VectorLanes& lanes, Substitution& subst,
+                                   std::span<const Operand> operands, TypeId type, Precision precision) {
+  if (operands.size() != 2) return std::nullopt;
+  std::uint32_t index;
+  if (operands[1].is_literal()) {
+    index = operands[1].value();
+  } else if (operands[1].is_constant() && !fold::depends_on_spec_constant(m, operands[1].as_constant())) {
+    const Constant& c = m.constant(operands[1].as_constant());
+    if (c.is_composite() || m.type(c.type).kind != TypeKind::Scalar || m.type(c.type).scalar == ScalarKind::Bool)
+      return std::nullopt;
+    index = c.bits;  // a negative int is out of range below
+  } else {
+    return std::nullopt;
+  }
+  const auto known = lanes.parts(operands[0]);
+  if (!known || index >= known->size()) return std::nullopt;
+  const Operand part = subst.resolve((*known)[index]);
+  if (m.type_of(part) != type) return std::nullopt;
+  if (!part.is_constant() && !(part.is_register() && m.reg(part.as_register()).precision == precision))
+    return std::nullopt;
+  return part;
+}
+
+// `extract(swizzle(x, k...), j...)` as the operands of one extract of x
+// (x, k[j]...); a one-element {x} when that is x itself, every lane in
+// order. x must be a register of the result's precision. nullopt when the
+// operand is no known swizzle.
+std::optional<std::vector<Operand>> through_swizzle(
+    const Module& m, const std::unordered_map<std::uint32_t, std::vector<Operand>>& swizzles,
+    std::span<const Operand> operands, TypeId type, Precision precision) {
+  if (operands.size() < 2 || !operands[0].is_register()) return std::nullopt;
+  const auto it = swizzles.find(operands[0].value());
+  if (it == swizzles.end()) return std::nullopt;
+  const std::vector<Operand>& inner = it->second;  // x, k...
+  const Operand x = inner[0];
+  if (!x.is_register() || m.reg(x.as_register()).precision != precision) return std::nullopt;
+  std::vector<Operand> composed{x};
+  for (std::size_t i = 1; i < operands.size(); ++i) {
+    if (!operands[i].is_literal() || operands[i].value() + 1 >= inner.size()) return std::nullopt;
+    composed.push_back(inner[operands[i].value() + 1]);
+  }
+  bool identity = m.type_of(x) == type;
+  for (std::size_t i = 1; identity && i < composed.size(); ++i) identity = composed[i].value() == i - 1;
+  if (identity) return std::vector<Operand>{x};
+  return composed;
+}
+
+// Which part of which value an extract with a constant index reads.
+struct ExtractedPart {
+  Operand whole;
+  std::uint32_t index;
+};
+
+// A construct of every part of one value, in order (`S(s.a, s.b)`,
+// `vec2(v.x, v.y)`), is that value, when it has the result's type and
+// precision (spirv-opt's CompositeConstruct-of-CompositeExtract folding).
+std::optional<Operand> reassembled(const Module& m, const std::unordered_map<std::uint32_t, ExtractedPart>& extracted,
+                                   std::span<const Operand> operands, TypeId type, Precision precision) {
+  if (operands.empty()) return std::nullopt;
+  std::optional<Operand> whole;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (!operands[i].is_register()) return std::nullopt;
+    const auto it = extracted.find(operands[i].value());
+    if (it == extracted.end() || it->second.index != i || (whole && *whole != it->second.whole)) return std::nullopt;
+    whole = it->second.whole;
+  }
+  const Type& t = m.type(type);
+  const std::size_t parts = t.kind == TypeKind::Struct ? t.members.size() : t.count;
+  if (parts != operands.size() || m.type_of(*whole) != type) return std::nullopt;
+  if (whole->is_register() && m.reg(whole->as_register()).precision != precision) return std::nullopt;
+  return whole;
+}
+
+// modf(c, p) of a float32 constant: the fraction, and the whole part to
+// store through p (GLSL 4.60 §8.3: both parts keep c's sign; modf(±inf) is
+// ±0 and ±inf; NaN gives NaN twice). nullopt for anything else.
+struct ModfParts {
+  ConstantId fraction, whole;
+};
+std::optional<ModfParts> modf_of(Module& m, Operand x, TypeId type) {
+  if (!x.is_constant() || fold::depends_on_spec_constant(m, x.as_constant())) return std::nullopt;
+  const Constant& c = m.constant(x.as_constant());
+  const TypeId scalar = m.type(type).kind == TypeKind::Vector ? m.type(type).element : type;
+  if (m.type(scalar).kind != TypeKind::Scalar || m.type(scalar).scalar != ScalarKind::Float ||
+      m.type(scalar).width != 32 || c.type != type)
+    return std::nullopt;
+  const std::vector<ConstantId> parts =
+      c.is_composite() ? std::vector<ConstantId>(c.components.begin(), c.components.end())
+                       : std::vector<ConstantId>{x.as_constant()};
+  std::vector<ConstantId> fractions, wholes;
+  for (ConstantId part : parts) {
+    float whole = 0;
+    const float fraction = std::modf(m.constant(part).as_float(), &whole);
+    fractions.push_back(m.float_constant(fraction));
+    wholes.push_back(m.float_constant(whole));
+  }
+  if (!c.is_composite()) return ModfParts{fractions[0], wholes[0]};
+  return ModfParts{m.composite_constant(type, fractions), m.composite_constant(type, wholes)};
+}
+
 // An integer value known as `±x ± c` (x a register, c a constant): the Add
 // or Sub that made it, with one constant operand.
 struct Affine {
@@ -206,6 +316,8 @@ PassResult fold_constants(Module& m) {
         OperandList resolved;
         VectorLanes lanes(m);
         std::unordered_map<std::uint32_t, Affine> affine;  // by register: integer Add/Sub with a constant
+        std::unordered_map<std::uint32_t, ExtractedPart> extracted;  // by register: extracts at a constant index
+        std::unordered_map<std::uint32_t, std::vector<Operand>> swizzles;  // by register: its swizzle's operands
         // Uses by register in this function (the module-sized table is left
         // zeroed for the next function: linear in the function's size).
         std::vector<std::uint32_t> counted;
@@ -224,7 +336,18 @@ PassResult fold_constants(Module& m) {
         } reset{uses, counted};
         bool rewritten = false;
         auto walked = transform_block(m, f, entry, [&](InstructionSite& site, const Instruction& inst) -> Transforms {
-          if (site.is_terminator || !inst.result.valid() || !foldable_family(inst.opcode)) return {};
+          if (site.is_terminator || !inst.result.valid()) return {};
+          if (inst.opcode == Opcode::Modf && inst.operands.size() == 2) {
+            // The fraction replaces the result; the whole part is stored.
+            const auto parts = modf_of(m, subst.resolve(inst.operands[0]), m.reg(inst.result).type);
+            if (!parts || !subst.replace(inst.result, Operand(parts->fraction))) return {};
+            Instruction store;
+            store.opcode = Opcode::Store;
+            store.location = inst.location;
+            store.operands = {subst.resolve(inst.operands[1]), Operand(parts->whole)};
+            return {Transform::add(std::move(store))};
+          }
+          if (!foldable_family(inst.opcode)) return {};
           lanes.note(inst);
           resolved.assign(inst.operands.begin(), inst.operands.end());
           for (Operand& o : resolved) o = subst.resolve(o);
@@ -255,6 +378,42 @@ PassResult fold_constants(Module& m) {
               rewritten = true;
               return {Transform::add(std::move(*construct))};
             }
+          }
+          const Precision precision = m.reg(inst.result).precision;
+          if (!value && (inst.opcode == Opcode::ExtractStructField || inst.opcode == Opcode::ExtractArrayElement ||
+                         inst.opcode == Opcode::ExtractMatrixColumn))
+            value = part_picked(m, lanes, subst, operands, type, precision);
+          if (!value && operands.size() == 2 &&
+              (inst.opcode == Opcode::ExtractStructField || inst.opcode == Opcode::ExtractVectorComponent ||
+               (inst.opcode == Opcode::ExtractArrayElement && operands[1].is_constant()))) {
+            const std::uint32_t index = operands[1].is_literal() ? operands[1].value()
+                                                                 : m.constant(operands[1].as_constant()).bits;
+            extracted[inst.result.index()] = ExtractedPart{operands[0], index};
+          }
+          if (!value && (inst.opcode == Opcode::ConstructStruct || inst.opcode == Opcode::ConstructArray ||
+                         inst.opcode == Opcode::ConstructVectorFromMultiple))
+            value = reassembled(m, extracted, operands, type, precision);
+          if (!value && (inst.opcode == Opcode::ExtractVectorComponent ||
+                         inst.opcode == Opcode::ExtractVectorComponentMulti)) {
+            // A component or swizzle of a swizzle of x is one of x.
+            if (auto composed = through_swizzle(m, swizzles, operands, type, precision)) {
+              if (composed->size() == 1 && composed->front().is_register() &&
+                  composed->front().as_register() != inst.result && m.type_of(composed->front()) == type) {
+                value = composed->front();  // the identity swizzle of x is x
+              } else {
+                const Opcode op = inst.opcode;
+                auto made = make_with_result_id(m, op, inst.result, *composed);
+                if (!made) return {};
+                made->location = inst.location;
+                if (op == Opcode::ExtractVectorComponentMulti)
+                  swizzles[inst.result.index()] = std::vector<Operand>(made->operands.begin(), made->operands.end());
+                rewritten = true;
+                return {Transform::add(std::move(*made))};
+              }
+            }
+            if (!value && inst.opcode == Opcode::ExtractVectorComponentMulti && operands.size() >= 2 &&
+                operands[0].is_register())
+              swizzles[inst.result.index()] = std::vector<Operand>(operands.begin(), operands.end());
           }
           if (!value && (inst.opcode == Opcode::Add || inst.opcode == Opcode::Sub) && is_integer(m, type)) {
             auto r = reassociate(m, inst.opcode, type, operands, affine, uses);

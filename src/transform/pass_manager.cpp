@@ -5,7 +5,8 @@
 //       replace-uninitialized-loads →
 //       forward-stores → fold-constants → simplify-control-flow →
 //       convert-ifs → eliminate-common-subexpressions →
-//       eliminate-dead-stores → eliminate-dead-loops → eliminate-dead-code
+//       eliminate-dead-stores → eliminate-overwritten-stores →
+//       eliminate-dead-loops → eliminate-dead-code
 //       → private-to-local → merge-continue-blocks repeated to a fixpoint:
 //       while any of them changes something, for at most 8 rounds, and only
 //       while a round leaves the module no larger than it found it (each
@@ -47,6 +48,9 @@ PassManager::PassManager() {
        remove_unused_interface});
   add({"eliminate-dead-stores", "drop stores into Function/Private variables no live instruction reads",
        eliminate_dead_stores});
+  add({"eliminate-overwritten-stores",
+       "drop stores a later store through the same pointer in the same block overwrites before any read",
+       eliminate_overwritten_stores});
   add({"replace-uninitialized-loads", "loads of never-written, uninitialized Private/Function variables become zero",
        replace_uninitialized_loads});
   add({"initialize-constant-variables",
@@ -136,7 +140,7 @@ Result<Pipeline> PassManager::pipeline(std::string_view level) const {
     return Pipeline{{Stage{{"dealias", "inline-functions", "lower-increments", "initialize-constant-variables"}, 1},
                      Stage{{"scalar-replace-aggregates", "replace-uninitialized-loads", "forward-stores", "fold-constants", "simplify-control-flow",
                             "convert-ifs", "eliminate-common-subexpressions", "eliminate-dead-stores",
-                            "eliminate-dead-loops", "eliminate-dead-code", "private-to-local", "merge-continue-blocks"},
+                            "eliminate-overwritten-stores", "eliminate-dead-loops", "eliminate-dead-code", "private-to-local", "merge-continue-blocks"},
                            8},
                      Stage{{"remove-unused-interface", "dealias"}, 1}}};
   return Error{fmt::format("unknown optimization level '{}' (O0 or O1)", level)};

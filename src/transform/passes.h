@@ -58,6 +58,9 @@ PassResult lower_increments(ir::Module& m);
 // Loads of whole Function/Private variables whose value a dominating
 // Store, Load or initializer gives, with no write in between.
 PassResult forward_stores(ir::Module& m);
+// Stores into Function, Private or Output memory that a later Store in the
+// same block through the same pointer overwrites before anything may read it.
+PassResult eliminate_overwritten_stores(ir::Module& m);
 // Loops whose only effects are writes to Function/Private variables that
 // nothing outside them reads (assumed to terminate, as spirv-opt does).
 PassResult eliminate_dead_loops(ir::Module& m);

@@ -4,6 +4,12 @@
 // or the scalar a ConstructVectorFromScalar splats. forward-stores uses it
 // to turn a store through a component access into a whole-vector store
 // without adding an extract per lane (docs/ir.md, "Transformations").
+//
+// The same for structs, sized arrays and matrices (parts()): a
+// non-specialization constant's components, or the operands of the
+// ConstructStruct, ConstructArray or ConstructMatrixFromMultiple (of
+// columns) that built the value; fold-constants reads a field or
+// element of such a value as that part.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +34,9 @@ class VectorLanes {
   void note(ir::RegisterId r, Lanes lanes) { lanes_[r.index()] = std::move(lanes); }
   // The lanes of a vector value, or nullopt when they are not known.
   std::optional<Lanes> of(ir::Operand value) const;
+  // The lanes of a vector, the fields of a struct, the elements of an
+  // array or the columns of a matrix, or nullopt when they are not known.
+  std::optional<Lanes> parts(ir::Operand value) const;
   void clear() { lanes_.clear(); }
 
  private:

@@ -76,7 +76,7 @@ TEST_CASE("siblings do not dominate each other, different precisions stay apart"
   CHECK(testing::count_instructions(s.m, Opcode::Cos) == 2);
 }
 
-TEST_CASE("a uniform or input load inside a loop merges with one before it; reload-uniforms-in-loops loads it again") {
+TEST_CASE("a uniform or input load inside a loop merges with one before it, and reload-uniforms-in-loops loads it again") {
   // An input loaded before a loop and twice in its condition: one load is
   // left. NVIDIA's 580 driver draws a wrong picture for some loops that
   // compare with a load hoisted before them (docs/workarounds.md); its

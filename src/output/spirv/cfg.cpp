@@ -51,7 +51,36 @@ class CfgBuilder {
         shape_(shape),
         contexts_(ir::compute_block_contexts(f)),
         node_of_(f.blocks.size(), kNone),
-        index_of_(f.blocks.size(), kNone) {}
+        index_of_(f.blocks.size(), kNone),
+        continued_(f.blocks.size(), false),
+        outer_loop_(f.blocks.size(), kNone) {
+    // Which loops some Continue goes to (the end of a DoLoop's body is
+    // one), and which hold, at any depth, a loop nothing leaves but a
+    // Return or Discard (marked like a Continue: see once_through()).
+    std::vector<bool> exits(f.blocks.size(), false);
+    std::vector<std::uint32_t> loops;
+    for (std::size_t i = 0; i < f.blocks.size(); ++i) {
+      const ir::Instruction* t = f.blocks[i].terminator();
+      if (!t) continue;
+      if (t->opcode == ir::Opcode::Loop || t->opcode == ir::Opcode::DoLoop) loops.push_back(static_cast<std::uint32_t>(i));
+      const ir::BlockId loop = contexts_[i].loop;
+      if (!loop.valid()) continue;
+      if (t->opcode == ir::Opcode::Continue) continued_[loop.index()] = true;
+      if ((t->opcode == ir::Opcode::Break && !contexts_[i].breaks_from_switch) ||
+          (t->opcode == ir::Opcode::LoopIf && ir::constant_bool(m, t->operands[0]) != true))
+        exits[loop.index()] = true;
+    }
+    // Inner loops first (deeper in the tree), so a mark reaches every loop around.
+    std::sort(loops.begin(), loops.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return contexts_[a].depth > contexts_[b].depth; });
+    std::vector<bool> holds_exitless(f.blocks.size(), false);
+    for (std::uint32_t l : loops) {
+      const ir::BlockId outer = contexts_[l].loop;
+      if (outer.valid() && (!exits[l] || holds_exitless[l])) holds_exitless[outer.index()] = true;
+    }
+    for (std::uint32_t l : loops)
+      if (holds_exitless[l]) continued_[l] = true;
+  }
 
   Result<Cfg> build();
 
@@ -61,6 +90,24 @@ class CfgBuilder {
   void translate(std::uint32_t n);
   void translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop);
   void translate_switch(std::uint32_t n, const ir::Block& b);
+  void translate_once_through(std::uint32_t n, const ir::Block& b);
+  // A DoLoop nothing continues: entered once, left by Break (inline-functions'
+  // wrapper of a body with early returns, `do { ... break; } while (c)`).
+  // Not one holding a loop that only a Return or Discard leaves: NVIDIA's
+  // 580 driver hung on a switch wrapper around `while (true) { ... }`
+  // (GraphicsFuzz's function-with-uniform-return; docs/performance.md,
+  // "Session 17").
+  bool once_through(ir::BlockId loop) const {
+    if (!loop.valid()) return false;
+    const ir::Instruction* t = f_.block(loop).terminator();
+    return t && t->opcode == ir::Opcode::DoLoop && !continued_[loop.index()];
+  }
+  // The Cfg::loops index of a loop block; for a once-through DoLoop (a
+  // selection construct in the CFG) the loop around it.
+  std::uint32_t loop_index(ir::BlockId loop) {
+    if (loop.valid() && once_through(loop)) return outer_loop_[loop.index()];
+    return index_of(loop);
+  }
   bool stores_vector_variable(const ir::Block& b) const;  // a Store of a whole vector variable
   std::uint32_t node_of(ir::BlockId b) const { return b.valid() ? node_of_[b.index()] : kNone; }
   // The index in Cfg::loops or Cfg::switches of a construct translated
@@ -84,6 +131,8 @@ class CfgBuilder {
   Cfg cfg_;
   std::vector<std::uint32_t> node_of_;   // per BlockId
   std::vector<std::uint32_t> index_of_;  // per loop or switch BlockId: its index in Cfg::loops or Cfg::switches
+  std::vector<bool> continued_;  // per loop BlockId: some Continue goes to it, or it holds a loop without exit
+  std::vector<std::uint32_t> outer_loop_;  // per once-through DoLoop BlockId: the Cfg::loops index around it
   std::vector<std::uint32_t> stack_;
   std::string error_;
 };
@@ -138,7 +187,7 @@ void CfgBuilder::translate(std::uint32_t n) {
   const ir::Block& b = f_.block(cfg_.nodes[n].block);
   const ir::BlockContext& scope = contexts_[cfg_.nodes[n].block.index()];
   const ir::Instruction* term = b.terminator();
-  cfg_.nodes[n].loop = scope.loop.valid() ? index_of(scope.loop) : kNone;
+  cfg_.nodes[n].loop = scope.loop.valid() ? loop_index(scope.loop) : kNone;
   const bool has_operand = !term->operands.empty();
   auto set_exit = [&](Exit e, std::uint32_t t0 = kNone, std::uint32_t t1 = kNone) {
     CfgNode& node = cfg_.nodes[n];
@@ -268,6 +317,7 @@ bool CfgBuilder::stores_vector_variable(const ir::Block& b) const {
 }
 
 void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loop) {
+  if (do_loop && once_through(cfg_.nodes[n].block)) return translate_once_through(n, b);
   const auto index = static_cast<std::uint32_t>(cfg_.loops.size());
   cfg_.loops.emplace_back();
   index_of_[cfg_.nodes[n].block.index()] = index;
@@ -281,10 +331,13 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   // block ending in an If or Switch (which need OpSelectionMerge) or in a
   // Return, Discard or Unreachable gets a header node of its own that
   // branches to it.
-  const ir::Block& first_block = f_.block(do_loop ? b.loop_body() : b.loop_condition());
+  // A first block ending in a once-through DoLoop (a selection construct
+  // here) is no header either.
+  const ir::BlockId first_id = do_loop ? b.loop_body() : b.loop_condition();
+  const ir::Block& first_block = f_.block(first_id);
   const ir::Opcode first_exit = first_block.terminator() ? first_block.terminator()->opcode : ir::Opcode::Unreachable;
   const bool first_is_header = first_exit == ir::Opcode::NextBlock || first_exit == ir::Opcode::Loop ||
-                               first_exit == ir::Opcode::DoLoop ||
+                               (first_exit == ir::Opcode::DoLoop && !once_through(first_id)) ||
                                first_exit == (do_loop ? ir::Opcode::Continue : ir::Opcode::LoopIf);
   // block_node() makes a new node each call: one per block.
   const std::uint32_t condition = block_node(b.loop_condition());
@@ -346,6 +399,33 @@ void CfgBuilder::translate_loop(std::uint32_t n, const ir::Block& b, bool do_loo
   stack_.push_back(header);
 }
 
+// A once-through DoLoop is a selection construct, spirv-opt's inliner
+// wrapper: `OpSelectionMerge M; OpSwitch %int_0 B` with the body B as the
+// default target, every Break a branch to the merge M (a break out of the
+// innermost switch, SPIR-V §2.11), and its condition chain, which nothing
+// reaches, left out. Eight words fewer than a loop header, continue target
+// and back edge.
+void CfgBuilder::translate_once_through(std::uint32_t n, const ir::Block& b) {
+  const ir::BlockId self = cfg_.nodes[n].block;
+  const auto index = static_cast<std::uint32_t>(cfg_.switches.size());
+  cfg_.switches.emplace_back();
+  index_of_[self.index()] = index;
+  outer_loop_[self.index()] = cfg_.nodes[n].loop;
+  const std::uint32_t body = block_node(b.loop_body());
+  const std::uint32_t merge = block_node(b.merge);
+  CfgSwitch& s = cfg_.switches[index];
+  s.default_target = body;
+  s.case_nodes = {body};
+  s.in_loop = cfg_.nodes[n].loop != kNone;
+  CfgNode& node = cfg_.nodes[n];
+  node.exit = Exit::Switch;
+  node.switch_index = index;
+  node.has_operand = false;  // the emitter's selector: the constant 0
+  node.merge = merge;
+  stack_.push_back(merge);
+  stack_.push_back(body);
+}
+
 void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b) {
   const ir::Instruction& term = *b.terminator();
   const auto index = static_cast<std::uint32_t>(cfg_.switches.size());
@@ -353,7 +433,18 @@ void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b) {
   index_of_[cfg_.nodes[n].block.index()] = index;
   std::vector<std::uint32_t> case_nodes;
   for (ir::BlockId cb : b.case_blocks) case_nodes.push_back(block_node(cb));
+  const std::vector<std::uint32_t> own_nodes = case_nodes;  // each translated once
   const std::uint32_t merge = block_node(b.merge);
+  // An empty case that falls through (`case 0: case 1: ...`) shares the
+  // next case's target, as spirv-opt leaves it: its own node is then
+  // reached by nothing and not emitted. Last to first, so runs of them
+  // resolve to the case that has code.
+  for (std::size_t i = case_nodes.size(); i-- > 1;) {
+    const ir::Block& cb = f_.block(b.case_blocks[i - 1]);
+    if (cb.declarations.empty() && cb.instructions.size() == 1 &&
+        cb.instructions[0].opcode == ir::Opcode::Passthrough)
+      case_nodes[i - 1] = case_nodes[i];
+  }
   CfgSwitch s;
   s.default_target = merge;
   for (std::size_t i = 0; i < b.cases.size(); ++i) {
@@ -373,7 +464,7 @@ void CfgBuilder::translate_switch(std::uint32_t n, const ir::Block& b) {
   node.merge = merge;
 
   stack_.push_back(merge);
-  for (std::size_t i = case_nodes.size(); i-- > 0;) stack_.push_back(case_nodes[i]);
+  for (std::size_t i = own_nodes.size(); i-- > 0;) stack_.push_back(own_nodes[i]);
 }
 
 void CfgBuilder::mark_reachable() {
@@ -427,12 +518,13 @@ void CfgBuilder::make_stubs() {
       // OpUnreachable here would be a structured path out of an enclosing
       // continue construct that skips its back-edge block; break out of the
       // innermost loop instead, whose merge leads on to that back edge.
-      if (scope.in_continue_construct || index_of(scope.loop) == kNone)
+      if (scope.in_continue_construct || (!once_through(scope.loop) && index_of(scope.loop) == kNone))
         return fail(fmt::format("'{}': a block nothing reaches inside a loop's continue construct cannot be "
                                 "expressed in SPIR-V",
                                 f_.name.text));
       node.exit = Exit::Branch;
-      node.target[0] = cfg_.loops[index_of_[scope.loop.index()]].merge;
+      node.target[0] = once_through(scope.loop) ? node_of(f_.block(scope.loop).merge)
+                                                : cfg_.loops[index_of_[scope.loop.index()]].merge;
     } else {
       node.exit = Exit::Unreachable;
     }

@@ -137,8 +137,13 @@ struct Cfg {
       case Exit::Switch: {
         const CfgSwitch& s = switches[node.switch_index];
         f(s.default_target);
-        for (const auto& [value, target] : s.cases)
-          if (target != s.default_target) f(target);
+        // Empty cases share the next case's target (cfg.cpp): equal
+        // targets are adjacent.
+        std::uint32_t previous = s.default_target;
+        for (const auto& [value, target] : s.cases) {
+          if (target != s.default_target && target != previous) f(target);
+          previous = target;
+        }
         break;
       }
       default: break;

@@ -316,6 +316,7 @@ void FunctionEmitter::emit_exit(std::uint32_t n) {
   // type), which must not come between the merge instruction and the branch.
   std::uint32_t operand = 0;
   if (node.has_operand) operand = value(node.operand);
+  else if (node.exit == Exit::Switch) operand = mc_.int_constant(0);  // a once-through DoLoop (cfg.cpp)
   if (node.has_edge_value && (node.exit == Exit::Branch || (node.exit == Exit::CondBranch && node.merge != kNone))) {
     // A CondBranch hands a value only to its If's merge block (cfg.cpp: a
     // branch holding only its Merge is left out).
