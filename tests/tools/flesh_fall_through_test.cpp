@@ -19,6 +19,16 @@
 using sluice::testing::run_sluice;
 using sluice::testing::Scratch;
 
+namespace {
+
+// A file of tests/flesh/findings, quoted for the command line.
+std::string finding(const char* name) {
+  return sluice::testing::quote(
+      (std::filesystem::path(SLUICE_GOLDEN_DIR).parent_path() / "flesh" / "findings" / name).string());
+}
+
+}  // namespace
+
 TEST_CASE("flesh threads tests 2330, 3096, 6105 of seed 2026 pass on lavapipe with fall-through-in-memory") {
   Scratch s;
   for (const char* test : {"2330", "3096", "6105"}) {
@@ -39,10 +49,7 @@ TEST_CASE("flesh threads tests 2330, 3096, 6105 of seed 2026 pass on lavapipe wi
 
 TEST_CASE("xcheck of the reduced fleshed test 2330 passes on lavapipe with fall-through-in-memory") {
   Scratch s;
-  const std::string amber = sluice::testing::quote(
-      (std::filesystem::path(SLUICE_GOLDEN_DIR).parent_path() / "flesh" / "findings" /
-       "lavapipe-fall-through-threads-2330-fleshed.amber")
-          .string());
+  const std::string amber = finding("lavapipe-fall-through-threads-2330-fleshed.amber");
   const auto worked = run_sluice(s, "xcheck -j 1 " + amber);
   INFO(worked.out << worked.err);
   CHECK(worked.code == 0);
@@ -57,10 +64,7 @@ TEST_CASE("xcheck of the reduced fleshed test 2330 passes on lavapipe with fall-
   }
   // The driver bug stays: Sluice's earlier module (a block for the
   // empty case, an OpPhi in the default it falls into) fails as run.
-  const std::string old_module = sluice::testing::quote(
-      (std::filesystem::path(SLUICE_GOLDEN_DIR).parent_path() / "flesh" / "findings" /
-       "lavapipe-sluice-O1-threads-2330.amber")
-          .string());
+  const std::string old_module = finding("lavapipe-sluice-O1-threads-2330.amber");
   const auto old = run_sluice(s, "xcheck -j 1 --workarounds none " + old_module);
   INFO(old.out << old.err);
   CHECK(old.code == 1);

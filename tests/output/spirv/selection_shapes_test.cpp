@@ -18,6 +18,15 @@ using namespace sluice;
 
 namespace {
 
+// A fragment shader reading `flat in int n` and writing `out vec4 o`.
+ir::Module fragment(const std::string& main_body) {
+  return testing::glsl_fragment_module(R"(#version 450
+layout(location = 0) flat in int n;
+layout(location = 0) out vec4 o;
+void main() {
+)" + main_body + "}\n");
+}
+
 float run_o(const testing::Emitted& e, int n) {
   const auto run = testing::run_spirv(e.words, {{"n", {static_cast<std::uint32_t>(n)}}});
   INFO(run.error);
@@ -28,14 +37,11 @@ float run_o(const testing::Emitted& e, int n) {
 }  // namespace
 
 TEST_CASE("a do-while nothing continues is a selection construct: OpSwitch on 0 to its body") {
-  const ir::Module m = testing::glsl_fragment_module(R"(#version 450
-layout(location = 0) flat in int n;
-layout(location = 0) out vec4 o;
-void main() {
+  const ir::Module m = fragment(R"(
   float w = 0.0;
   do { if (n > 2) { w = 1.0; break; } w = 2.0; break; } while (true);
   o = vec4(w);
-})");
+)");
   for (const bool ssa : {true, false}) {
     spirv::Options options;
     options.promote_to_ssa = ssa;
@@ -49,17 +55,14 @@ void main() {
 }
 
 TEST_CASE("a do-while holding a loop that only a return leaves stays a loop") {
-  const ir::Module m = testing::glsl_fragment_module(R"(#version 450
-layout(location = 0) flat in int n;
-layout(location = 0) out vec4 o;
-void main() {
+  const ir::Module m = fragment(R"(
   float w = 0.0;
   do {
     if (n > 2) { w = 1.0; break; }
     while (true) { w += 1.0; if (w > 3.0) { o = vec4(w); return; } }
   } while (true);
   o = vec4(w);
-})");
+)");
   const testing::Emitted e = testing::emit_checked(m);
   INFO(e.text);
   CHECK(testing::count_of(e.text, "OpSwitch") == 0);
@@ -69,10 +72,7 @@ void main() {
 }
 
 TEST_CASE("empty cases that fall through share the next case's target") {
-  const ir::Module m = testing::glsl_fragment_module(R"(#version 450
-layout(location = 0) flat in int n;
-layout(location = 0) out vec4 o;
-void main() {
+  const ir::Module m = fragment(R"(
   float w = 0.0;
   for (int i = 0; i < 2; ++i) {
     switch (n) {
@@ -84,7 +84,7 @@ void main() {
     }
   }
   o = vec4(w);
-})");
+)");
   for (const bool ssa : {true, false}) {
     spirv::Options options;
     options.promote_to_ssa = ssa;
