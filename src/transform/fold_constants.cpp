@@ -125,6 +125,20 @@ std::optional<std::vector<Operand>> lanes_picked(const Module& m, const VectorLa
   return picked;
 }
 
+// The index an extract's second operand names: a literal, or an integer
+// constant of at most 32 bits that no specialization can change; nullopt
+// otherwise (a negative int becomes an index out of every range).
+std::optional<std::uint32_t> constant_index(const Module& m, Operand o) {
+  if (o.is_literal()) return o.value();
+  if (!o.is_constant() || fold::depends_on_spec_constant(m, o.as_constant())) return std::nullopt;
+  const Constant& c = m.constant(o.as_constant());
+  const Type& t = m.type(c.type);
+  if (c.is_composite() || t.kind != TypeKind::Scalar || t.scalar == ScalarKind::Bool || t.scalar == ScalarKind::Float ||
+      t.width > 32)
+    return std::nullopt;
+  return c.bits;
+}
+
 // A part (index `index`, a literal or an integer constant) of a value whose
 // parts are known (vector_lanes.h): a field of a ConstructStruct, an element
 // of a ConstructArray, or of a constant; when it is a constant, or a
@@ -132,20 +146,11 @@ std::optional<std::vector<Operand>> lanes_picked(const Module& m, const VectorLa
 std::optional<Operand> part_picked(const Module& m, const VectorLanes& lanes, Substitution& subst,
                                    std::span<const Operand> operands, TypeId type, Precision precision) {
   if (operands.size() != 2) return std::nullopt;
-  std::uint32_t index;
-  if (operands[1].is_literal()) {
-    index = operands[1].value();
-  } else if (operands[1].is_constant() && !fold::depends_on_spec_constant(m, operands[1].as_constant())) {
-    const Constant& c = m.constant(operands[1].as_constant());
-    if (c.is_composite() || m.type(c.type).kind != TypeKind::Scalar || m.type(c.type).scalar == ScalarKind::Bool)
-      return std::nullopt;
-    index = c.bits;  // a negative int is out of range below
-  } else {
-    return std::nullopt;
-  }
+  const auto index = constant_index(m, operands[1]);
+  if (!index) return std::nullopt;
   const auto known = lanes.parts(operands[0]);
-  if (!known || index >= known->size()) return std::nullopt;
-  const Operand part = subst.resolve((*known)[index]);
+  if (!known || *index >= known->size()) return std::nullopt;
+  const Operand part = subst.resolve((*known)[*index]);
   if (m.type_of(part) != type) return std::nullopt;
   if (!part.is_constant() && !(part.is_register() && m.reg(part.as_register()).precision == precision))
     return std::nullopt;
@@ -385,10 +390,10 @@ PassResult fold_constants(Module& m) {
             value = part_picked(m, lanes, subst, operands, type, precision);
           if (!value && operands.size() == 2 &&
               (inst.opcode == Opcode::ExtractStructField || inst.opcode == Opcode::ExtractVectorComponent ||
-               (inst.opcode == Opcode::ExtractArrayElement && operands[1].is_constant()))) {
-            const std::uint32_t index = operands[1].is_literal() ? operands[1].value()
-                                                                 : m.constant(operands[1].as_constant()).bits;
-            extracted[inst.result.index()] = ExtractedPart{operands[0], index};
+               inst.opcode == Opcode::ExtractArrayElement)) {
+            // Not at a specialization-constant index, whose value is not known yet.
+            if (const auto index = constant_index(m, operands[1]))
+              extracted[inst.result.index()] = ExtractedPart{operands[0], *index};
           }
           if (!value && (inst.opcode == Opcode::ConstructStruct || inst.opcode == Opcode::ConstructArray ||
                          inst.opcode == Opcode::ConstructVectorFromMultiple))
