@@ -259,6 +259,49 @@ std::uint32_t coordinate_components(const Type& image, Opcode op, std::uint16_t 
 
 namespace {
 
+// The operands after a Texture's coordinate, in texture.h's order: dref,
+// lod (an int for a fetch: its level or sample), bias a float scalar each;
+// dx, dy and offset with one component per dimension of the image (not the
+// layer or the projective q): floats for the derivatives, ints for the
+// offset (SPIR-V 1.6 §3.14 Image Operands: "int scalar or vector"); a
+// gather's component an int scalar.
+Result<bool> check_texture_operands(const Module& m, const Type& image, std::uint16_t aux,
+                                    std::span<const Operand> ops) {
+  const ImageDim dim = image.image.dim;
+  const std::uint32_t dims = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
+                             : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
+                                                                                : 2;
+  std::size_t next = 2;
+  auto scalar_of = [&](const char* what, bool integral) -> Result<bool> {
+    const TypeId t = m.type_of(ops[next++]);
+    const auto kind = component_kind(m, t);
+    const bool ok = is_scalar(m, t) && kind &&
+                    (integral ? (*kind == ScalarKind::Int || *kind == ScalarKind::Uint) : *kind == ScalarKind::Float);
+    if (!ok) return fail(Opcode::Texture, fmt::format("the {} is {}", what, integral ? "an int" : "a float"));
+    return true;
+  };
+  auto per_dimension = [&](const char* what, bool integral) -> Result<bool> {
+    const TypeId t = m.type_of(ops[next++]);
+    const auto kind = component_kind(m, t);
+    const bool ok = (is_scalar(m, t) || is_vector(m, t)) && component_count(m, t) == dims && kind &&
+                    (integral ? (*kind == ScalarKind::Int || *kind == ScalarKind::Uint) : *kind == ScalarKind::Float);
+    if (!ok)
+      return fail(Opcode::Texture, fmt::format("the {} has {} {} component{} for this image", what, dims,
+                                               integral ? "int" : "float", dims == 1 ? "" : "s"));
+    return true;
+  };
+  Result<bool> r = true;
+  if (aux & kTextureCompare) r = scalar_of("depth reference", false);
+  if (r && (aux & (kTextureLod | kTextureFetch)) && next < ops.size())
+    r = scalar_of((aux & kTextureFetch) ? "level or sample of a fetch" : "level of detail", (aux & kTextureFetch) != 0);
+  if (r && (aux & kTextureBias)) r = scalar_of("bias", false);
+  if (r && (aux & kTextureGrad)) r = per_dimension("x derivative", false);
+  if (r && (aux & kTextureGrad)) r = per_dimension("y derivative", false);
+  if (r && (aux & kTextureOffset)) r = per_dimension("offset", true);
+  if (r && (aux & kTextureGather) && !(aux & kTextureCompare)) r = scalar_of("gather component", true);
+  return r;
+}
+
 Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::uint16_t aux,
                              std::span<const Operand> ops) {
   auto image_of = [&](TypeId t) -> const Type* {
@@ -302,6 +345,7 @@ Result<TypeId> check_texture(const Module& m, TypeMaker& made, Opcode op, std::u
         return fail(op, fmt::format("{} takes {} operands", texture_opcode_name(aux), texture_operand_count(aux)));
       if (!(aux & kTextureFetch) && m.type(m.type_of(ops[0])).kind != TypeKind::SampledImage)
         return fail(op, "sampling needs a sampled image");
+      if (auto checked = check_texture_operands(m, *image, aux, ops); !checked) return checked.failure();
       if ((aux & kTextureCompare) && !(aux & kTextureGather)) return kFloat;
       return made.vector(sampled, 4);
     }
