@@ -243,11 +243,20 @@ Result<TypeId> check_constructor(const Module& m, Opcode op, std::span<const Ope
 
 }  // namespace
 
+namespace {
+
+// The components of a point in the image's space: 1 for 1D and buffers, 3
+// for 3D and cubes (a direction), 2 otherwise; no layer, no q.
+std::uint32_t spatial_dimensions(const Type& image) {
+  const ImageDim dim = image.image.dim;
+  return dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1 : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3 : 2;
+}
+
+}  // namespace
+
 std::uint32_t coordinate_components(const Type& image, Opcode op, std::uint16_t aux) {
   const ImageDim dim = image.image.dim;
-  std::uint32_t need = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
-                       : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
-                                                                          : 2;
+  std::uint32_t need = spatial_dimensions(image);
   // Storage-image access addresses a cube (arrayed or not) by (u, v, face)
   // or (u, v, 6 * layer + face): three components (GLSL 4.60 §8.12,
   // imageLoad of imageCubeArray takes an ivec3).
@@ -267,10 +276,7 @@ namespace {
 // gather's component an int scalar.
 Result<bool> check_texture_operands(const Module& m, const Type& image, std::uint16_t aux,
                                     std::span<const Operand> ops) {
-  const ImageDim dim = image.image.dim;
-  const std::uint32_t dims = dim == ImageDim::Dim1D || dim == ImageDim::Buffer ? 1
-                             : dim == ImageDim::Dim3D || dim == ImageDim::Cube ? 3
-                                                                                : 2;
+  const std::uint32_t dims = spatial_dimensions(image);
   std::size_t next = 2;
   auto scalar_of = [&](const char* what, bool integral) -> Result<bool> {
     const TypeId t = m.type_of(ops[next++]);

@@ -16,7 +16,7 @@
 // Each definition enters the worklist at most once: linear.
 #include "ir/operands.h"
 #include "ir/traversal.h"
-#include "transform/control_edges.h"
+#include "ir/control_edges.h"
 #include "transform/passes.h"
 #include "transform/transformer.h"
 

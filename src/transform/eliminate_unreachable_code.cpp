@@ -13,7 +13,7 @@
 // subtracted (they may have been the only way out of an enclosing loop),
 // each dropped block once. Linear.
 #include "ir/traversal.h"
-#include "transform/control_edges.h"
+#include "ir/control_edges.h"
 #include "transform/passes.h"
 #include "transform/transformer.h"
 

@@ -65,7 +65,7 @@
 #include "ir/structure.h"
 #include "ir/traversal.h"
 #include "ir/typing.h"
-#include "transform/control_edges.h"
+#include "ir/control_edges.h"
 #include "transform/dominance_tree.h"
 #include "transform/fold.h"
 #include "transform/passes.h"

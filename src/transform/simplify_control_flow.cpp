@@ -36,7 +36,7 @@
 // compacted away. Linear.
 #include <algorithm>
 
-#include "transform/control_edges.h"
+#include "ir/control_edges.h"
 #include "transform/passes.h"
 #include "transform/substitution.h"
 #include "transform/transformer.h"

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/control_edges.h"
 #include "ir/structure.h"
 
 namespace sluice::spirv::detail {
@@ -49,7 +50,8 @@ class CfgBuilder {
       : m_(m),
         f_(f),
         shape_(shape),
-        contexts_(ir::compute_block_contexts(f)),
+        edges_(ir::compute_control_edges(f)),
+        contexts_(edges_.context),
         node_of_(f.blocks.size(), kNone),
         index_of_(f.blocks.size(), kNone),
         continued_(f.blocks.size(), false),
@@ -57,18 +59,19 @@ class CfgBuilder {
     // Which loops some Continue goes to (the end of a DoLoop's body is
     // one), and which hold, at any depth, a loop nothing leaves but a
     // Return or Discard (marked like a Continue: see once_through()).
-    std::vector<bool> exits(f.blocks.size(), false);
+    // A loop is left by a Break to its merge or a LoopIf that can be false.
+    auto exits = [&](std::uint32_t l) {
+      if (!edges_.exits[l].empty()) return true;
+      for (ir::BlockId b : edges_.loop_ifs[l])
+        if (ir::constant_bool(m, f.block(b).terminator()->operands[0]) != true) return true;
+      return false;
+    };
     std::vector<std::uint32_t> loops;
     for (std::size_t i = 0; i < f.blocks.size(); ++i) {
       const ir::Instruction* t = f.blocks[i].terminator();
-      if (!t) continue;
-      if (t->opcode == ir::Opcode::Loop || t->opcode == ir::Opcode::DoLoop) loops.push_back(static_cast<std::uint32_t>(i));
-      const ir::BlockId loop = contexts_[i].loop;
-      if (!loop.valid()) continue;
-      if (t->opcode == ir::Opcode::Continue) continued_[loop.index()] = true;
-      if ((t->opcode == ir::Opcode::Break && !contexts_[i].breaks_from_switch) ||
-          (t->opcode == ir::Opcode::LoopIf && ir::constant_bool(m, t->operands[0]) != true))
-        exits[loop.index()] = true;
+      if (!t || (t->opcode != ir::Opcode::Loop && t->opcode != ir::Opcode::DoLoop)) continue;
+      loops.push_back(static_cast<std::uint32_t>(i));
+      if (!edges_.continues[i].empty()) continued_[i] = true;
     }
     // Inner loops first (deeper in the tree), so a mark reaches every loop around.
     std::sort(loops.begin(), loops.end(),
@@ -76,7 +79,7 @@ class CfgBuilder {
     std::vector<bool> holds_exitless(f.blocks.size(), false);
     for (std::uint32_t l : loops) {
       const ir::BlockId outer = contexts_[l].loop;
-      if (outer.valid() && (!exits[l] || holds_exitless[l])) holds_exitless[outer.index()] = true;
+      if (outer.valid() && (!exits(l) || holds_exitless[l])) holds_exitless[outer.index()] = true;
     }
     for (std::uint32_t l : loops)
       if (holds_exitless[l]) continued_[l] = true;
@@ -127,7 +130,8 @@ class CfgBuilder {
   const ir::Module& m_;
   const ir::Function& f_;
   const CfgShape shape_;
-  const std::vector<ir::BlockContext> contexts_;  // the scope model: where each block's terminator goes
+  const ir::ControlEdges edges_;                   // which blocks jump to which construct
+  const std::vector<ir::BlockContext>& contexts_;  // edges_.context: the scope model, where each block's terminator goes
   Cfg cfg_;
   std::vector<std::uint32_t> node_of_;   // per BlockId
   std::vector<std::uint32_t> index_of_;  // per loop or switch BlockId: its index in Cfg::loops or Cfg::switches

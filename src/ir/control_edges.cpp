@@ -1,9 +1,9 @@
 // Jumps filed by construct; control_edges.h gives the algorithm.
-#include "transform/control_edges.h"
+#include "ir/control_edges.h"
 
 #include "ir/traversal.h"
 
-namespace sluice::transform {
+namespace sluice::ir {
 
 using namespace ir;
 
@@ -61,4 +61,4 @@ ControlEdges compute_control_edges(const Function& f) {
   return e;
 }
 
-}  // namespace sluice::transform
+}  // namespace sluice::ir

@@ -2,7 +2,8 @@
 // Switch block, the blocks whose terminator leaves to its merge block
 // (Merge for an If, Break for a loop or switch) and, for loops, the blocks
 // ending in Continue or LoopIf. Passes that restructure control flow
-// (simplify-control-flow, eliminate-unreachable-code, eliminate-dead-registers) read this instead of
+// (simplify-control-flow, eliminate-unreachable-code, eliminate-dead-registers) and the SPIR-V
+// output's CFG builder read this instead of
 // searching sub-trees, which keeps them linear.
 //
 // Algorithm: compute_block_contexts() gives every block its targets; one
@@ -17,12 +18,12 @@
 #include "ir/module.h"
 #include "ir/structure.h"
 
-namespace sluice::transform {
+namespace sluice::ir {
 
 using BlockList = boost::container::small_vector<ir::BlockId, 1>;
 
 struct ControlEdges {
-  std::vector<ir::BlockContext> context;  // by BlockId
+  std::vector<BlockContext> context;  // by BlockId
   std::vector<ir::BlockId> owner;         // merge block -> the divergent block it belongs to
   std::vector<BlockList> exits;           // construct -> blocks ending in Merge/Break to its merge
   std::vector<BlockList> continues;       // loop -> blocks ending in Continue to it
@@ -38,4 +39,4 @@ struct ControlEdges {
 
 ControlEdges compute_control_edges(const ir::Function& f);
 
-}  // namespace sluice::transform
+}  // namespace sluice::ir
